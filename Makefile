@@ -1,0 +1,45 @@
+# printshop: `make` builds every product into build/, `make test` runs the tests.
+# Both create the virtualenv .venv/ on first use. WeasyPrint needs the system's Pango
+# (Debian: libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0); `make` checks for it.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PRINTSHOP := $(BIN)/printshop
+
+.PHONY: all build test bench clean system-check look
+
+all: build
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "printshop needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+system-check: $(STAMP)
+	@$(BIN)/python -m printshop.system_check
+
+build: system-check
+	$(PRINTSHOP) build --strict
+
+test: system-check
+	$(BIN)/python -m pytest -q
+
+bench: system-check
+	$(BIN)/python bench/run.py
+
+# Render every page of the built PDFs to PNG for looking at them (needs poppler-utils).
+look: build
+	@mkdir -p build/png
+	@for pdf in build/*.pdf; do name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$name; done
+	@echo "pages in build/png/"
+
+clean:
+	rm -rf build .pytest_cache
+	find . -name __pycache__ -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) *.egg-info

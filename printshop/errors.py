@@ -1,0 +1,72 @@
+"""The one error type users see: problems located in their files."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+class PrintshopError(Exception):
+    """Bad input: one or more problems, each with a file and (where known) a line."""
+
+    def __init__(self, problems: list[Problem] | Problem):
+        if isinstance(problems, Problem):
+            problems = [problems]
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @classmethod
+    def at(cls, path, message: str, line: int | None = None, column: int | None = None):
+        return cls(Problem(display_path(path), message, line, column))
+
+
+class Problems:
+    """Collects problems so a file's mistakes are reported together, not one per run."""
+
+    def __init__(self):
+        self.items: list[Problem] = []
+
+    def add(self, path, message: str, line: int | None = None, column: int | None = None):
+        self.items.append(Problem(display_path(path), message, line, column))
+
+    def extend(self, error: PrintshopError):
+        self.items.extend(error.problems)
+
+    def __bool__(self):
+        return bool(self.items)
+
+    def raise_if_any(self):
+        if self.items:
+            raise PrintshopError(sorted(self.items, key=_order))
+
+
+def _order(problem: Problem):
+    return (problem.path, problem.line or 0, problem.column or 0)
+
+
+def display_path(path) -> str:
+    """Paths relative to the working directory when inside it: shorter and clickable."""
+    if isinstance(path, Path) or (isinstance(path, str) and os.sep in path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:
+            return str(path)
+        return str(path) if rel.startswith("..") else rel
+    return str(path)

@@ -1,0 +1,81 @@
+"""Writing into the output folder: all or nothing.
+
+Products render into memory; only when every requested product has succeeded are the files
+written, each to a temporary name in the same folder and then `os.replace`d over the old
+one. A failed or interrupted build leaves the previous outputs byte-identical.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from printshop.errors import PrintshopError, Problem
+
+TMP_PREFIX = ".printshop-tmp-"
+_SAFE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+             *(f"lpt{i}" for i in range(10))}
+
+
+def check_output_name(name: str, what: str = "output file") -> str:
+    """A single, portable file name: never a path, never a device name."""
+    stem = name.split(".")[0].lower()
+    if not _SAFE_NAME_RE.match(name) or ".." in name or stem in _RESERVED:
+        raise PrintshopError(Problem(what, f"'{name}' cannot be used as a file name: use "
+                                     "letters, digits, '-' and '_' (and not a device name "
+                                     "such as con or nul)"))
+    return name
+
+
+class BuildOutput:
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.files: dict[str, bytes] = {}
+
+    def add(self, name: str, data: bytes | str) -> None:
+        check_output_name(name)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        self.files[name] = data
+
+    def add_tree(self, name: str, files: dict[str, bytes]) -> None:
+        """A folder of outputs (PNG exports): `name/` + flat file names."""
+        check_output_name(name)
+        for file_name, data in files.items():
+            check_output_name(file_name)
+            self.files[f"{name}/{file_name}"] = data
+
+    def commit(self) -> list[Path]:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(self.folder)
+        written = []
+        for name, data in self.files.items():
+            target = self.folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            written.append(write_atomic(target, data))
+        return written
+
+
+def write_atomic(target: Path, data: bytes) -> Path:
+    temporary = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def remove_stale_temporaries(folder: Path) -> None:
+    """Leftovers of a build that was killed while writing."""
+    for stale in folder.rglob(f"{TMP_PREFIX}*"):
+        try:
+            stale.unlink()
+        except OSError:
+            pass

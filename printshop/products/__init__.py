@@ -1,0 +1,99 @@
+"""Products: what `printshop build` makes. One module per kind of product.
+
+A product kind is a class with a declared options schema (validated against the manifest
+entry, errors pointing at `printshop.yaml`), a `check` that validates its inputs without
+rendering, and a `build` that adds files to the build output.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar
+
+from printshop.errors import PrintshopError, Problem, Problems
+from printshop.output import BuildOutput
+from printshop.project import Project
+from printshop.source.schema import Strict, validate
+from printshop.source.yamlfile import load_yaml
+
+# kind → module that defines it (imported only when used)
+PRODUCT_MODULES = {
+    "guide": "printshop.products.guide",
+}
+
+
+@dataclass
+class BuildContext:
+    project: Project
+    paper: str | None = None          # --paper overrides every product's paper
+    strict: bool = False
+    uncompressed: bool = False        # tests read PDFs as text
+    renderer: object | None = None    # printshop.render.pdf.Renderer while building
+    warnings: list[Problem] = field(default_factory=list)
+    progress: Callable[[str], None] | None = None
+
+    def warn(self, problem: Problem) -> None:
+        if problem not in self.warnings:
+            self.warnings.append(problem)
+
+
+class Product:
+    kind: ClassVar[str]
+    Options: ClassVar[type[Strict]]
+
+    def __init__(self, project: Project, name: str, options):
+        self.project = project
+        self.name = name
+        self.options = options
+
+    def check(self, ctx: BuildContext) -> None:
+        """Validate everything this product needs, without rendering."""
+
+    def build(self, ctx: BuildContext, output: BuildOutput) -> None:
+        raise NotImplementedError
+
+    def paper(self, ctx: BuildContext) -> str:
+        return ctx.paper or getattr(self.options, "paper", None) or self.project.manifest.paper
+
+
+def product_class(kind: str) -> type[Product]:
+    module = importlib.import_module(PRODUCT_MODULES[kind])
+    return module.PRODUCT
+
+
+def load_products(project: Project, names: list[str] | None = None) -> list[Product]:
+    """The products of the manifest (all, or those named), options validated."""
+    problems = Problems()
+    declared = project.manifest.products
+    for name in names or []:
+        if name not in declared:
+            known = ", ".join(declared) or "none"
+            problems.add(project.manifest_path or project.root,
+                         f"no product '{name}' in the manifest (products: {known})")
+    problems.raise_if_any()
+    doc = load_yaml(project.manifest_path) if project.manifest_path else None
+    products = []
+    for name, raw in declared.items():
+        if names and name not in names:
+            continue
+        kind = raw.get("kind") if isinstance(raw, dict) else None
+        if kind not in PRODUCT_MODULES:
+            where = doc.pos(("products", name, "kind")) if doc else None
+            problems.add(project.manifest_path or project.root,
+                         f"products.{name}.kind: '{kind}' is not a product kind (kinds: "
+                         f"{', '.join(sorted(PRODUCT_MODULES))})",
+                         where.line if where else None)
+            continue
+        cls = product_class(kind)
+        try:
+            if doc is not None:
+                options = validate(doc, cls.Options, data=raw, loc=("products", name))
+            else:
+                options = cls.Options.model_validate(raw)
+        except PrintshopError as exc:
+            problems.extend(exc)
+            continue
+        products.append(cls(project, name, options))
+    problems.raise_if_any()
+    return products

@@ -1,0 +1,216 @@
+"""The book: Markdown chapters (with embedded YAML tables) → a paged PDF and an HTML edition."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Literal
+
+from markupsafe import Markup
+
+from printshop import __version__
+from printshop.errors import PrintshopError, Problem, Problems
+from printshop.output import BuildOutput
+from printshop.products import BuildContext, Product
+from printshop.products.common import (base_url, build_date, inline_css_for_screen,
+                                       input_digest, jinja_environment, page_size_css,
+                                       stylesheet)
+from printshop.render.jinja import render_template
+from printshop.render.pdf import RenderJob, collect_warnings
+from printshop.source.markdown import Manuscript, MarkdownReader
+from printshop.source.schema import Strict
+
+DIRECTIVES = ("table", "class", "table-index")
+
+
+class GuideOptions(Strict):
+    kind: Literal["guide"]
+    chapters: str = "guide"
+    title: str | None = None
+    subtitle: str | None = None
+    paper: Literal["letter", "a4", "a5", "a3", "digest"] | None = None
+    formats: list[Literal["pdf", "html"]] = ["pdf", "html"]
+    template: str = "guide.html.j2"
+    stylesheets: list[str] = ["css/fonts.css", "css/book.css"]
+    screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css"]
+    print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
+
+
+class Guide(Product):
+    kind = "guide"
+    Options = GuideOptions
+
+    # --- reading -------------------------------------------------------------------------
+    def read(self) -> tuple[Manuscript, MarkdownReader]:
+        project = self.project
+        files = project.markdown_files(self.options.chapters)
+        if not files:
+            raise PrintshopError.at(project.root / self.options.chapters,
+                                    "no Markdown chapters (*.md) here")
+        if not project.is_foreign:
+            project.tables  # noqa: B018  (load now: table errors come before chapter errors)
+            project.classes  # noqa: B018
+        reader = MarkdownReader(project.root, project.read_roots,
+                                raw_html=project.manifest.raw_html,
+                                directive_check=self._check_directive,
+                                warn_file_links=not project.is_foreign)
+        problems = Problems()
+        manuscript = reader.read(files, problems)
+        problems.raise_if_any()
+        return manuscript, reader
+
+    def _check_directive(self, name: str, argument: str, attrs: dict) -> str | None:
+        if name == "table":
+            tables = {} if self.project.is_foreign else self.project.tables
+            if argument not in tables:
+                close = difflib.get_close_matches(argument, list(tables), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                return f"::table[{argument}]: no table '{argument}' in tables/{hint}"
+        elif name == "class":
+            classes = None if self.project.is_foreign else self.project.classes
+            ids = [c.id for c in classes.classes] if classes else []
+            if argument not in ids:
+                close = difflib.get_close_matches(argument, ids, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                return f"::class[{argument}]: no class '{argument}' in tables/classes.yaml{hint}"
+        elif name not in DIRECTIVES:
+            return f"unknown directive ::{name}[] (known: {', '.join(DIRECTIVES)})"
+        return None
+
+    def check(self, ctx: BuildContext) -> None:
+        manuscript, _ = self.read()
+        env = jinja_environment(self.project)
+        for name in (self.options.template, "partials/table.html.j2", "partials/class.html.j2"):
+            try:
+                env.get_template(name)
+            except Exception as exc:
+                raise _template_problem(env, name, exc) from None
+        for sheet in self.options.stylesheets + self.options.screen_stylesheets:
+            stylesheet(self.project, sheet)
+        self._warn_unprinted_tables(ctx, manuscript)
+
+    def _warn_unprinted_tables(self, ctx: BuildContext, manuscript: Manuscript) -> None:
+        for warning in manuscript.warnings:
+            ctx.warn(warning)
+        if self.project.is_foreign or not self.options.print_every_table:
+            return
+        embedded = {d.argument for d in manuscript.directives if d.name == "table"}
+        for table_id, table in sorted(self.project.tables.items()):
+            if table_id not in embedded:
+                ctx.warn(Problem(str(table.path), f"table '{table_id}' is printed nowhere in "
+                                 f"the book (add ::table[{table_id}] to a chapter)"))
+        classes = self.project.classes
+        if classes:
+            shown = {d.argument for d in manuscript.directives if d.name == "class"}
+            for cls in classes.classes:
+                if cls.id not in shown:
+                    ctx.warn(Problem("tables/classes.yaml", f"class '{cls.id}' is printed "
+                                     f"nowhere in the book (add ::class[{cls.id}])"))
+
+    # --- composing -----------------------------------------------------------------------
+    def compose(self, ctx: BuildContext, edition: str) -> str:
+        manuscript, reader = self._composed_inputs
+        project = self.project
+        env = jinja_environment(project)
+        tables = {} if project.is_foreign else project.tables
+        classes = None if project.is_foreign else project.classes
+        embedded_once: set[str] = set()
+        printed = {d.argument for d in manuscript.directives if d.name == "table"}
+
+        def directive(name: str, argument: str, attrs: dict) -> str:
+            if name == "table":
+                first = argument not in embedded_once
+                embedded_once.add(argument)
+                return render_template(env, "partials/table.html.j2", table=tables[argument],
+                                       tables=tables,
+                                       anchor=f"table-{argument}" if first else None)
+            if name == "class":
+                cls = next(c for c in classes.classes if c.id == argument)
+                return render_template(env, "partials/class.html.j2", cls=cls,
+                                       qualities=_save_qualities(cls))
+            if name == "table-index":
+                index = [{"id": t.id, "title": t.title, "dice": t.dice.text if t.dice else None,
+                          "rows": len(t.rows), "printed": t.id in printed,
+                          "file": f"tables/{t.path.name}"}
+                         for t in sorted(tables.values(), key=lambda t: t.title.casefold())]
+                return render_template(env, "partials/table-index.html.j2", index=index)
+            raise AssertionError(name)
+
+        chapters = []
+        for chapter in manuscript.chapters:
+            body = reader.render(chapter, directive)
+            chapters.append({"id": chapter.id, "title": chapter.title,
+                             "source": chapter.path.relative_to(project.root).as_posix(),
+                             "html": Markup(_strip_first_heading(body)),
+                             "sections": [{"id": h.id, "title": h.title}
+                                          for h in chapter.sections]})
+        manifest = project.manifest
+        front = manuscript.front_matter
+        book = {
+            "title": self.options.title or (front.get("title") if project.is_foreign else None)
+            or manifest.title,
+            "subtitle": self.options.subtitle or manifest.subtitle or front.get("subtitle"),
+            "author": manifest.author or front.get("author"),
+            "credits": manifest.credits,
+            "language": manifest.language,
+            "paper": self.paper(ctx),
+            "edition": edition,
+            "date": build_date(),
+            "version": __version__,
+            "product": self.name,
+        }
+        screen_css = ""
+        if edition == "screen":
+            screen_css = "\n".join(
+                inline_css_for_screen(stylesheet(project, s), project.read_roots)
+                for s in self.options.screen_stylesheets)
+        return render_template(env, self.options.template, book=book, chapters=chapters,
+                               inputs=input_digest(project), screen_css=Markup(screen_css))
+
+    def build(self, ctx: BuildContext, output: BuildOutput) -> None:
+        self._composed_inputs = self.read()
+        self._warn_unprinted_tables(ctx, self._composed_inputs[0])
+        project = self.project
+        if "pdf" in self.options.formats:
+            html = self.compose(ctx, "print")
+            sheets = tuple(stylesheet(project, s) for s in self.options.stylesheets)
+            job = RenderJob(html=html, stylesheets=sheets + (page_size_css(project,
+                                                                          self.paper(ctx)),),
+                            roots=tuple(str(r) for r in project.read_roots),
+                            base_url=base_url(project),
+                            source=f"{self.options.template} ({self.name})",
+                            uncompressed=ctx.uncompressed)
+            if ctx.progress:
+                ctx.progress(f"{self.name}: rendering the PDF")
+            result, = ctx.renderer.render([job])
+            for warning in collect_warnings([result]):
+                ctx.warn(warning)
+            output.add(f"{self.name}.pdf", result.pdf)
+            self.pages = result.pages
+        if "html" in self.options.formats:
+            output.add(f"{self.name}.html", self.compose(ctx, "screen"))
+
+
+def _strip_first_heading(html: str) -> str:
+    """The chapter template prints the title itself (full width, above the columns)."""
+    end = html.find("</h1>")
+    return html[end + len("</h1>"):].lstrip("\n") if html.startswith("<h1") and end >= 0 \
+        else html
+
+
+def _save_qualities(cls) -> list[dict]:
+    return [{"quality": q.title(), "saves": getattr(cls.saves, q)}
+            for q in ("good", "okay", "bad") if getattr(cls.saves, q)]
+
+
+def _template_problem(env, name, exc) -> PrintshopError:
+    import jinja2
+
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
+                                 exc.lineno)
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return PrintshopError.at("templates", f"template not found: {name}")
+    return PrintshopError.at(name, str(exc))
+
+
+PRODUCT = Guide

@@ -1,0 +1,140 @@
+"""A project: the rules-source folder, its manifest, tables and templates.
+
+`printshop.yaml` in the folder declares the book's metadata and the products. A folder with
+only Markdown files (a "foreign manuscript") is a project too: one book of all its chapters.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+
+from printshop.errors import PrintshopError, Problems
+from printshop.source.classes import ClassesFile, load_classes
+from printshop.source.markdown import slugify
+from printshop.source.schema import Strict, validate
+from printshop.source.tables import Table, load_table, load_tables
+from printshop.source.yamlfile import load_yaml
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+BUILTIN_TEMPLATES = PACKAGE_DIR.parent / "templates"
+DATA_DIR = PACKAGE_DIR / "data"
+MANIFEST_NAME = "printshop.yaml"
+PAPERS = ("letter", "a4", "a5", "a3", "digest")
+IGNORED_DIRS = {"build", "node_modules", "templates", ".git", ".venv", "__pycache__"}
+
+
+class Manifest(Strict):
+    title: str
+    subtitle: str | None = None
+    author: str | None = None
+    credits: str | None = None
+    language: str = Field(default="en", pattern=r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")
+    paper: Literal["letter", "a4", "a5", "a3", "digest"] = "letter"
+    raw_html: bool = False
+    products: dict[str, dict[str, Any]] = {}
+
+
+class Project:
+    def __init__(self, root: Path, manifest: Manifest, manifest_path: Path | None):
+        self.root = root
+        self.manifest = manifest
+        self.manifest_path = manifest_path
+
+    @classmethod
+    def load(cls, source: Path) -> "Project":
+        source = Path(source)
+        if not source.exists():
+            raise PrintshopError.at(source, "project folder not found")
+        if not source.is_dir():
+            raise PrintshopError.at(source, "is not a folder (give the project folder)")
+        root = source.resolve()
+        manifest_path = root / MANIFEST_NAME
+        if manifest_path.is_file():
+            doc = load_yaml(manifest_path, keep_going=True)
+            manifest = validate(doc, Manifest)
+            project = cls(root, manifest, manifest_path)
+            project._check_product_names(doc)
+            return project
+        if not any(_markdown_files(root)):
+            raise PrintshopError.at(root, f"no {MANIFEST_NAME} and no Markdown files here: "
+                                    "nothing to build")
+        title = root.name.replace("-", " ").replace("_", " ").strip() or "Book"
+        name = slugify(root.name) if slugify(root.name) != "section" else "book"
+        manifest = Manifest(title=title, products={name: {"kind": "guide", "chapters": "."}})
+        return cls(root, manifest, None)
+
+    def _check_product_names(self, doc) -> None:
+        from printshop.output import check_output_name
+
+        problems = Problems()
+        for name in self.manifest.products:
+            try:
+                check_output_name(name, "product name")
+            except PrintshopError as exc:
+                pos = doc.pos(("products", name), key=True)
+                problems.add(self.manifest_path, exc.problems[0].message, pos.line, pos.column)
+        problems.raise_if_any()
+
+    # --- where things are -------------------------------------------------------------------
+    @property
+    def is_foreign(self) -> bool:
+        return self.manifest_path is None
+
+    @property
+    def template_dirs(self) -> list[Path]:
+        own = self.root / "templates"
+        return ([own] if own.is_dir() else []) + [BUILTIN_TEMPLATES]
+
+    @property
+    def read_roots(self) -> list[Path]:
+        """Everything a render may read: the project and printshop's own templates."""
+        return [self.root, BUILTIN_TEMPLATES.resolve()]
+
+    def markdown_files(self, folder: str) -> list[Path]:
+        base = (self.root / folder).resolve()
+        if not base.is_dir() or not (base == self.root or self.root in base.parents):
+            raise PrintshopError.at(self.manifest_path or self.root,
+                                    f"chapters folder '{folder}' not found in the project")
+        return sorted(_markdown_files(base), key=lambda p: p.relative_to(base).as_posix())
+
+    # --- data --------------------------------------------------------------------------------
+    @cached_property
+    def tables(self) -> dict[str, Table]:
+        return load_tables(self.root / "tables")
+
+    @cached_property
+    def classes(self) -> ClassesFile | None:
+        path = self.root / "tables" / "classes.yaml"
+        return load_classes(path) if path.is_file() else None
+
+    @cached_property
+    def papers(self) -> dict[str, dict]:
+        table = load_table(DATA_DIR / "papers.yaml")
+        return {row["id"]: dict(row.values) for row in table.rows}
+
+    def paper_size_mm(self, paper: str) -> tuple[float, float]:
+        size = self.papers[paper]
+        return size["width"], size["height"]
+
+    def input_files(self) -> list[Path]:
+        """Every source file of the project, for the colophon and the build manifest."""
+        files = []
+        for path in sorted(self.root.rglob("*")):
+            relative = path.relative_to(self.root)
+            if path.is_file() and not any(part.startswith(".") or part in {"build"}
+                                          for part in relative.parts):
+                files.append(path)
+        return files
+
+
+def _markdown_files(base: Path):
+    for path in base.rglob("*.md"):
+        relative = path.relative_to(base)
+        if any(part.startswith(".") or part in IGNORED_DIRS for part in relative.parts[:-1]):
+            continue
+        if path.is_file():
+            yield path

@@ -1,0 +1,1 @@
+"""Rendering: Jinja templates to HTML, HTML to PDF in worker processes."""

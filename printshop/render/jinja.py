@@ -1,0 +1,94 @@
+"""The Jinja environment: sandboxed, autoescaped, strict about undefined names.
+
+Templates may come from a project (a user's `templates/` folder), so they run in Jinja's
+sandbox, can only load templates from the template folders (symlinks that leave are
+refused), and their output is capped.
+"""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+from printshop.errors import PrintshopError, display_path
+from printshop.safepath import UnsafePath, resolve_inside
+
+MAX_OUTPUT_CHARS = 60_000_000
+
+
+class SafeLoader(jinja2.FileSystemLoader):
+    def __init__(self, folders: list[Path]):
+        super().__init__([str(f) for f in folders])
+        self.folders = [Path(f).resolve() for f in folders]
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        try:
+            resolve_inside(filename, self.folders, allow_absolute=True)
+        except UnsafePath as exc:
+            raise jinja2.TemplateNotFound(f"{template} ({exc})") from None
+        return source, filename, uptodate
+
+
+def make_environment(folders: list[Path], filters: dict | None = None,
+                     globals_: dict | None = None) -> jinja2.Environment:
+    env = ImmutableSandboxedEnvironment(
+        loader=SafeLoader(folders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(filters or {})
+    env.globals.update(globals_ or {})
+    return env
+
+
+def render_template(env: jinja2.Environment, name: str, **context) -> str:
+    """Render `name`; any template mistake becomes `template:line: message`."""
+    try:
+        template = env.get_template(name)
+        chunks, size = [], 0
+        for chunk in template.generate(**context):
+            size += len(chunk)
+            if size > MAX_OUTPUT_CHARS:
+                raise PrintshopError.at(template.filename or name,
+                                        f"template output is larger than "
+                                        f"{MAX_OUTPUT_CHARS // 1_000_000} million characters")
+            chunks.append(chunk)
+        return "".join(chunks)
+    except PrintshopError:
+        raise
+    except jinja2.TemplateSyntaxError as exc:
+        raise PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
+                                exc.lineno) from None
+    except jinja2.TemplateNotFound as exc:
+        where, line = _template_frame(exc, env)
+        raise PrintshopError.at(where or "templates", f"template not found: {exc.message or exc.name}",
+                                line) from None
+    except SecurityError as exc:
+        where, line = _template_frame(exc, env)
+        raise PrintshopError.at(where or name, f"not allowed in a template: {exc}", line) from None
+    except jinja2.UndefinedError as exc:
+        where, line = _template_frame(exc, env)
+        raise PrintshopError.at(where or name, exc.message or str(exc), line) from None
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) \
+            as exc:
+        where, line = _template_frame(exc, env)
+        if where is None:
+            raise
+        raise PrintshopError.at(where, f"{exc.__class__.__name__}: {exc}", line) from None
+
+
+def _template_frame(exc: BaseException, env) -> tuple[str | None, int | None]:
+    """The innermost traceback frame that is a template file (Jinja rewrites frames so)."""
+    folders = [str(f) for f in env.loader.folders] if hasattr(env.loader, "folders") else []
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.endswith((".j2", ".html", ".jinja")) or any(
+                frame.filename.startswith(f) for f in folders):
+            return display_path(Path(frame.filename)), frame.lineno
+    return None, None

@@ -1,0 +1,161 @@
+"""Child processes for rendering, with a wall-clock and a memory limit.
+
+WeasyPrint on hostile CSS can loop for minutes or eat all memory, and a crash there must not
+take the build (or yesterday's PDFs) with it. Each task runs in a worker process; the parent
+waits on the workers' pipes *and* their process sentinels, so a worker that dies (killed,
+out of memory) is noticed at once, and one that overruns its deadline is killed.
+Workers live for the whole build, so each parses its stylesheets and fonts once.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from typing import Any, Callable
+
+DEFAULT_TIMEOUT = float(os.environ.get("PRINTSHOP_RENDER_TIMEOUT", "600"))
+DEFAULT_MEMORY_MB = int(os.environ.get("PRINTSHOP_RENDER_MEMORY_MB", "4096"))
+
+
+class TaskFailed(Exception):
+    """A task could not finish: `reason` is 'timeout', 'died' or 'error'."""
+
+    def __init__(self, index: int, reason: str, detail: str = ""):
+        super().__init__(f"task {index}: {reason} {detail}".strip())
+        self.index, self.reason, self.detail = index, reason, detail
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Any
+    task: int | None = None
+    deadline: float = 0.0
+
+
+def _worker_main(conn, function: Callable, memory_mb: int) -> None:
+    if memory_mb:
+        try:
+            import resource
+
+            limit = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        except (ImportError, ValueError, OSError):
+            pass
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        index, payload = message
+        try:
+            result = ("ok", function(payload))
+        except MemoryError:
+            result = ("error", "ran out of memory")
+        except RecursionError:
+            result = ("error", "nesting too deep")
+        except BaseException as exc:  # reported by the parent, with the traceback for --debug
+            result = ("error", f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc()}")
+        try:
+            conn.send((index, result))
+        except Exception as exc:  # unpicklable result
+            conn.send((index, ("error", f"cannot return result: {exc}")))
+
+
+class WorkerPool:
+    """Run `function(payload)` for many payloads on `processes` workers, results in order."""
+
+    def __init__(self, function: Callable, processes: int | None = None,
+                 timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB):
+        self.function = function
+        self.processes = max(1, processes or os.cpu_count() or 1)
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.workers: list[_Worker] = []
+        methods = multiprocessing.get_all_start_methods()
+        self.context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _start(self, count: int) -> None:
+        while len(self.workers) < count:
+            parent, child = self.context.Pipe()
+            process = self.context.Process(target=_worker_main,
+                                           args=(child, self.function, self.memory_mb),
+                                           daemon=True)
+            process.start()
+            child.close()
+            self.workers.append(_Worker(process, parent))
+
+    def map(self, payloads: list, on_done: Callable[[int, Any], None] | None = None) -> list:
+        results: list = [None] * len(payloads)
+        pending = list(range(len(payloads)))
+        self._start(min(self.processes, max(1, len(payloads))))
+        busy = 0
+        try:
+            while pending or busy:
+                for worker in self.workers:
+                    if worker.task is None and pending:
+                        index = pending.pop(0)
+                        worker.task = index
+                        worker.deadline = time.monotonic() + self.timeout
+                        worker.conn.send((index, payloads[index]))
+                        busy += 1
+                active = [w for w in self.workers if w.task is not None]
+                remaining = max(0.0, min(w.deadline for w in active) - time.monotonic())
+                ready = wait([w.conn for w in active] + [w.process.sentinel for w in active],
+                             timeout=remaining)
+                for worker in active:
+                    if worker.conn in ready:
+                        try:
+                            index, (status, value) = worker.conn.recv()
+                        except (EOFError, OSError):
+                            raise TaskFailed(worker.task, "died") from None
+                        worker.task = None
+                        busy -= 1
+                        if status != "ok":
+                            raise TaskFailed(index, "error", value)
+                        results[index] = value
+                        if on_done:
+                            on_done(index, value)
+                    elif worker.process.sentinel in ready:
+                        raise TaskFailed(worker.task, "died",
+                                         f"exit code {worker.process.exitcode}")
+                    elif time.monotonic() >= worker.deadline:
+                        raise TaskFailed(worker.task, "timeout", f"{self.timeout:g}")
+        except BaseException:
+            self.kill()
+            raise
+        return results
+
+    def kill(self) -> None:
+        for worker in self.workers:
+            if worker.process.is_alive():
+                worker.process.kill()
+            worker.process.join(5)
+            worker.conn.close()
+        self.workers = []
+
+    def close(self) -> None:
+        for worker in self.workers:
+            try:
+                worker.conn.send(None)
+            except OSError:
+                pass
+        for worker in self.workers:
+            worker.process.join(5)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(5)
+            worker.conn.close()
+        self.workers = []

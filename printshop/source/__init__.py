@@ -1,0 +1,1 @@
+"""Loading the rules source: strict YAML, tables, Markdown chapters."""

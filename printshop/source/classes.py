@@ -1,0 +1,86 @@
+"""`tables/classes.yaml`: the character classes, read by the roller, the book and the sheets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from printshop.errors import PrintshopError
+from printshop.source.schema import Strict, validate
+from printshop.source.yamlfile import load_yaml
+
+STATS = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
+SAVES = ("Area", "Body", "Death", "Luck", "Mind", "Rally")
+Stat = Literal["STR", "DEX", "CON", "INT", "WIS", "CHA"]
+Save = Literal["Area", "Body", "Death", "Luck", "Mind", "Rally"]
+
+
+class Ability(Strict):
+    name: str = Field(min_length=1)
+    rule: str = Field(min_length=1)
+    reminder: str = Field(min_length=1, max_length=100)
+
+
+class SaveQualities(Strict):
+    good: list[Save] = []
+    okay: list[Save] = []
+    bad: list[Save] = []
+
+    @model_validator(mode="after")
+    def each_save_once(self):
+        given = self.good + self.okay + self.bad
+        missing = [s for s in SAVES if s not in given]
+        doubled = sorted({s for s in given if given.count(s) > 1})
+        if missing or doubled:
+            parts = []
+            if missing:
+                parts.append(f"missing {', '.join(missing)}")
+            if doubled:
+                parts.append(f"given twice: {', '.join(doubled)}")
+            raise ValueError("every save needs exactly one quality: " + "; ".join(parts))
+        return self
+
+    def quality_of(self, save: str) -> str:
+        for quality in ("good", "okay", "bad"):
+            if save in getattr(self, quality):
+                return quality
+        raise KeyError(save)
+
+
+class CharacterClass(Strict):
+    id: str = Field(pattern=r"^[a-z][a-z-]*$")
+    name: str
+    role: str
+    prime_stats: list[Stat] = Field(min_length=1, max_length=6)
+    hit_die: str = Field(pattern=r"^d(4|6|8|10|12)$")
+    attack_rank: Literal["A", "B", "C", "D"]
+    attack_dice: int = Field(ge=1, le=6)
+    extra_attack_dice_at: list[int] = []
+    movement: int = Field(ge=0)
+    saves: SaveQualities
+    gear: str
+    bonus_language: str | None = None
+    forbidden_alignments: list[str] = []
+    abilities: list[Ability] = Field(min_length=1)
+
+    @property
+    def hit_die_size(self) -> int:
+        return int(self.hit_die[1:])
+
+
+class ClassesFile(Strict):
+    title: str
+    description: str | None = None
+    classes: list[CharacterClass] = Field(min_length=1)
+
+
+def load_classes(path: Path) -> ClassesFile:
+    doc = load_yaml(path)
+    classes = validate(doc, ClassesFile)
+    ids = [c.id for c in classes.classes]
+    doubled = sorted({i for i in ids if ids.count(i) > 1})
+    if doubled:
+        raise PrintshopError.at(path, f"class id given twice: {', '.join(doubled)}")
+    return classes

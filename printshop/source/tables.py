@@ -1,0 +1,342 @@
+"""Tables: one YAML file each, printed by the book and rolled on by the generators.
+
+A dice table's rows are proven on load to cover every result of its dice exactly once.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+
+from printshop.dice import Dice, DiceRoll, parse_dice
+from printshop.errors import PrintshopError, Problems
+from printshop.source.schema import Strict, validate
+from printshop.source.yamlfile import YamlDoc, load_yaml
+
+TABLE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_RANGE_RE = re.compile(r"^\s*(-?\d+)\s*(?:[-–]\s*(-?\d+))?\s*$")
+RESERVED_KEYS = {"roll", "then", "weight"}
+
+
+class ColumnSpec(Strict):
+    key: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    label: str
+    type: Literal["text", "int", "signed", "number", "list", "dice"] = "text"
+    print: bool = True
+    optional: bool = False
+
+
+class TableSpec(Strict):
+    title: str = Field(min_length=1)
+    description: str | None = None
+    dice: str | None = None
+    roll_label: str | None = None
+    wide: bool | None = None
+    columns: list[ColumnSpec] = Field(min_length=1)
+    rows: list[dict[str, Any]] = Field(min_length=1)
+    notes: list[str] = []
+
+
+@dataclass(frozen=True)
+class Row:
+    values: dict[str, Any]
+    line: int
+    roll: tuple[int, int] | None = None
+    then: str | None = None
+    weight: int = 1
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+    @property
+    def roll_text(self) -> str:
+        if self.roll is None:
+            return ""
+        low, high = self.roll
+        return str(low) if low == high else f"{low}–{high}"
+
+
+@dataclass
+class Table:
+    id: str
+    path: Path
+    title: str
+    columns: list[ColumnSpec]
+    rows: list[Row]
+    description: str | None = None
+    dice: Dice | None = None
+    roll_label: str | None = None
+    notes: list[str] = field(default_factory=list)
+    wide: bool | None = None
+
+    @property
+    def printed_columns(self) -> list[ColumnSpec]:
+        return [c for c in self.columns if c.print]
+
+    @property
+    def is_wide(self) -> bool:
+        if self.wide is not None:
+            return self.wide
+        return len(self.printed_columns) + (1 if self.dice else 0) >= 4
+
+    def row_for(self, result: int) -> Row:
+        for row in self.rows:
+            if row.roll and row.roll[0] <= result <= row.roll[1]:
+                return row
+        raise KeyError(f"table {self.id} has no row for {result}")
+
+    def roll(self, rng: random.Random) -> tuple[DiceRoll, Row]:
+        if self.dice is None:
+            raise ValueError(f"table {self.id} has no dice")
+        result = self.dice.roll(rng)
+        return result, self.row_for(result.total)
+
+    def pick(self, rng: random.Random, exclude=()) -> Row:
+        """One row, by weight (uniform without weights), skipping rows in `exclude`."""
+        pool = [row for row in self.rows if row not in exclude and row.weight > 0]
+        if not pool:
+            raise ValueError(f"table {self.id} has no rows left to pick")
+        total = sum(row.weight for row in pool)
+        point = rng.randrange(total)
+        for row in pool:
+            point -= row.weight
+            if point < 0:
+                return row
+        raise AssertionError("unreachable")
+
+    def sample(self, rng: random.Random, count: int, exclude=()) -> list[Row]:
+        """`count` different rows (fewer if the table runs out)."""
+        chosen: list[Row] = []
+        excluded = list(exclude)
+        for _ in range(count):
+            try:
+                row = self.pick(rng, exclude=excluded + chosen)
+            except ValueError:
+                break
+            chosen.append(row)
+        return chosen
+
+    def column(self, key: str) -> list[Any]:
+        return [row.values.get(key) for row in self.rows]
+
+
+def load_table(path: Path, table_id: str | None = None) -> Table:
+    path = Path(path)
+    table_id = table_id or path.stem
+    doc = load_yaml(path, keep_going=True)
+    if not isinstance(doc.data, dict):
+        raise PrintshopError.at(path, "a table file is a mapping with title, columns and rows", 1)
+    spec = validate(doc, TableSpec)
+    return build_table(table_id, spec, doc)
+
+
+def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) -> Table:
+    problems = Problems()
+    path = doc.path
+    if not TABLE_ID_RE.match(table_id):
+        problems.add(path, f"table id '{table_id}' must be lower-case letters, digits and '-'")
+    dice = None
+    if spec.dice is not None:
+        try:
+            dice = parse_dice(spec.dice)
+        except ValueError as exc:
+            pos = doc.pos(base + ("dice",))
+            problems.add(path, f"dice: {exc}", pos.line, pos.column)
+    seen_keys: dict[str, int] = {}
+    for i, column in enumerate(spec.columns):
+        pos = doc.pos(base + ("columns", i))
+        if column.key in seen_keys:
+            problems.add(path, f"column '{column.key}' is declared twice", pos.line, pos.column)
+        if column.key in RESERVED_KEYS:
+            problems.add(path, f"'{column.key}' is reserved for rows, not a column name",
+                         pos.line, pos.column)
+        seen_keys[column.key] = i
+    columns = {c.key: c for c in spec.columns}
+    rows: list[Row] = []
+    for index, raw in enumerate(spec.rows):
+        loc = base + ("rows", index)
+        row = _build_row(raw, loc, columns, dice is not None or spec.dice is not None, doc,
+                         problems)
+        if row is not None:
+            rows.append(row)
+    if dice is not None and len(rows) == len(spec.rows):
+        _check_coverage(dice, rows, doc, problems)
+    if spec.dice is None and rows and sum(r.weight for r in rows) <= 0:
+        problems.add(path, "rows: the weights add up to zero, nothing could ever be picked",
+                     doc.pos(base + ("rows",)).line)
+    problems.raise_if_any()
+    return Table(id=table_id, path=path, title=spec.title, columns=list(spec.columns),
+                 rows=rows, description=spec.description, dice=dice,
+                 roll_label=spec.roll_label, notes=list(spec.notes), wide=spec.wide)
+
+
+def _build_row(raw, loc, columns, has_dice, doc, problems) -> Row | None:
+    path = doc.path
+    pos = doc.pos(loc)
+    if not isinstance(raw, dict):
+        problems.add(path, "a row is a mapping of column: value", pos.line, pos.column)
+        return None
+    ok = True
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in RESERVED_KEYS:
+            continue
+        if key not in columns:
+            kpos = doc.pos(loc + (key,), key=True)
+            hint = ", ".join(columns)
+            problems.add(path, f"unknown column '{key}' in row (columns are: {hint})",
+                         kpos.line, kpos.column)
+            ok = False
+            continue
+        try:
+            values[key] = _convert(value, columns[key])
+        except ValueError as exc:
+            vpos = doc.pos(loc + (key,))
+            problems.add(path, f"{key}: {exc}", vpos.line, vpos.column)
+            ok = False
+    for key, column in columns.items():
+        if key not in raw and not column.optional:
+            problems.add(path, f"row is missing column '{key}'", pos.line, pos.column)
+            ok = False
+    roll = None
+    if has_dice:
+        if "roll" not in raw or raw["roll"] is None:
+            problems.add(path, "row is missing 'roll' (this is a dice table)", pos.line,
+                         pos.column)
+            ok = False
+        else:
+            match = _RANGE_RE.match(str(raw["roll"]))
+            rpos = doc.pos(loc + ("roll",))
+            if not match:
+                problems.add(path, f"roll: '{raw['roll']}' is not a number or a range like "
+                             "3-5", rpos.line, rpos.column)
+                ok = False
+            else:
+                low = int(match[1])
+                high = int(match[2]) if match[2] is not None else low
+                if high < low:
+                    problems.add(path, f"roll: range {low}-{high} runs backwards", rpos.line,
+                                 rpos.column)
+                    ok = False
+                roll = (low, high)
+    elif "roll" in raw:
+        rpos = doc.pos(loc + ("roll",), key=True)
+        problems.add(path, "'roll' given but the table has no dice", rpos.line, rpos.column)
+        ok = False
+    then = raw.get("then")
+    if then is not None and not (isinstance(then, str) and TABLE_ID_RE.match(then)):
+        tpos = doc.pos(loc + ("then",))
+        problems.add(path, "then: expected a table id", tpos.line, tpos.column)
+        ok = False
+    weight = 1
+    if "weight" in raw:
+        try:
+            weight = int(str(raw["weight"]))
+            if weight < 0:
+                raise ValueError
+        except ValueError:
+            wpos = doc.pos(loc + ("weight",))
+            problems.add(path, f"weight: expected a whole number ≥ 0, got '{raw['weight']}'",
+                         wpos.line, wpos.column)
+            ok = False
+    if not ok:
+        return None
+    return Row(values=values, line=pos.line, roll=roll, then=then, weight=weight)
+
+
+def _convert(value: Any, column: ColumnSpec) -> Any:
+    if column.type == "list":
+        if isinstance(value, str):
+            return [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError("expected a list of words")
+        return value
+    if value is None:
+        if column.optional:
+            return None
+        raise ValueError("has no value")
+    if not isinstance(value, str):
+        raise ValueError(f"expected a single value, got a {'list' if isinstance(value, list) else 'mapping'}")
+    if column.type in ("int", "signed"):
+        text = value.strip().replace("−", "-")
+        if not re.fullmatch(r"[+-]?\d+", text):
+            raise ValueError(f"expected a whole number, got '{value}'")
+        return int(text)
+    if column.type == "number":
+        try:
+            return float(value.strip())
+        except ValueError:
+            raise ValueError(f"expected a number, got '{value}'") from None
+    if column.type == "dice":
+        parse_dice(value)
+        return value.strip()
+    return value
+
+
+def _check_coverage(dice: Dice, rows: list[Row], doc: YamlDoc, problems: Problems) -> None:
+    outcomes = dice.outcomes()
+    possible = set(outcomes)
+    owner: dict[int, Row] = {}
+    for row in rows:
+        low, high = row.roll
+        covered = [v for v in range(low, high + 1) if v in possible]
+        outside = [v for v in (low, high) if v < outcomes[0] or v > outcomes[-1]]
+        if outside or not covered:
+            problems.add(doc.path, f"roll {row.roll_text} is outside what {dice.text} can roll "
+                         f"({outcomes[0]}–{outcomes[-1]})", row.line)
+            continue
+        clashes = [v for v in covered if v in owner]
+        if clashes:
+            problems.add(doc.path, f"roll {row.roll_text} overlaps the row on line "
+                         f"{owner[clashes[0]].line} (both cover {_ranges(clashes)})", row.line)
+        for value in covered:
+            owner.setdefault(value, row)
+    missing = [v for v in outcomes if v not in owner]
+    if missing:
+        problems.add(doc.path, f"no row for {_ranges(missing)} on {dice.text}: every result "
+                     "needs exactly one row", doc.pos(("rows",)).line)
+
+
+def _ranges(values: list[int]) -> str:
+    parts, start, prev = [], values[0], values[0]
+    for v in values[1:] + [None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(str(start) if start == prev else f"{start}–{prev}")
+        if v is not None:
+            start = prev = v
+    return ", ".join(parts)
+
+
+def load_tables(folder: Path) -> dict[str, Table]:
+    """Every `*.yaml` table in `folder` (special data files excluded), problems together."""
+    tables: dict[str, Table] = {}
+    problems = Problems()
+    if not folder.is_dir():
+        return tables
+    for path in sorted(folder.glob("*.yaml")):
+        if path.stem in SPECIAL_FILES:
+            continue
+        try:
+            tables[path.stem] = load_table(path)
+        except PrintshopError as exc:
+            problems.extend(exc)
+    for table in tables.values():
+        for row in table.rows:
+            if row.then and row.then not in tables:
+                problems.add(table.path, f"then: no table '{row.then}' in {folder.name}/",
+                             row.line)
+    problems.raise_if_any()
+    return tables
+
+
+SPECIAL_FILES = {"classes"}

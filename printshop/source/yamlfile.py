@@ -1,0 +1,208 @@
+"""Strict YAML: the small, safe subset printshop reads, with every position kept.
+
+PyYAML alone accepts duplicate keys, expands aliases without limit, builds Python objects
+from tags and turns `NO` into False. Here the pure-Python composer builds a node tree (no
+constructor runs), and we convert it ourselves:
+
+* anchors, aliases and explicit tags are refused (no "billion laughs", no `!!python/...`);
+* nesting depth, node count and file size are bounded (no crash on 100,000-deep input);
+* every scalar stays a string (`NO`, `010`, `12:30` keep their text); the schema that reads
+  the file decides what is a number. Only an empty value, `~` and `null` mean "nothing";
+* duplicate keys are errors naming both lines; all problems of a file come out together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import BaseResolver
+from yaml.scanner import Scanner
+
+from printshop.errors import PrintshopError, Problems
+
+MAX_BYTES = 4_000_000
+MAX_DEPTH = 50
+MAX_NODES = 200_000
+NULLS = {"", "~", "null", "Null", "NULL"}
+
+Loc = tuple  # a path into the data: ("rows", 3, "bonus")
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int
+    column: int
+
+
+@dataclass
+class YamlDoc:
+    """Plain data (dict / list / str / None) plus where each piece came from."""
+
+    path: Path
+    data: Any
+    value_pos: dict[Loc, Pos] = field(default_factory=dict)
+    key_pos: dict[Loc, Pos] = field(default_factory=dict)
+    problems: Problems = field(default_factory=lambda: Problems())
+
+    def pos(self, loc: Loc, key: bool = False) -> Pos:
+        """Position of the value at `loc` (or of its key), else of the nearest ancestor."""
+        loc = tuple(loc)
+        if key and loc in self.key_pos:
+            return self.key_pos[loc]
+        while loc:
+            if loc in self.value_pos:
+                return self.value_pos[loc]
+            loc = loc[:-1]
+        return self.value_pos.get((), Pos(1, 1))
+
+
+class _RefusedConstruct(Exception):
+    def __init__(self, message: str, mark):
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+
+
+class _StrictComposer(Reader, Scanner, Parser, Composer, BaseResolver):
+    """Composes nodes only; refuses what printshop never needs."""
+
+    def __init__(self, text: str):
+        Reader.__init__(self, text)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        Composer.__init__(self)
+        BaseResolver.__init__(self)
+        self._depth = 0
+        self._nodes = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, AliasEvent):
+            raise _RefusedConstruct("aliases (*name) are not allowed", event.start_mark)
+        if isinstance(event, (ScalarEvent, SequenceStartEvent, MappingStartEvent)):
+            if event.anchor is not None:
+                raise _RefusedConstruct(
+                    f"anchors (&{event.anchor}) are not allowed: write the value out",
+                    event.start_mark)
+            if event.tag is not None and event.tag != "!":
+                raise _RefusedConstruct(f"tags ({event.tag}) are not allowed", event.start_mark)
+        self._nodes += 1
+        if self._nodes > MAX_NODES:
+            raise _RefusedConstruct(f"too many values (more than {MAX_NODES})", event.start_mark)
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise _RefusedConstruct(f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def decode_text(raw: bytes, path) -> str:
+    """UTF-8 (a BOM is accepted); a bad byte is reported with its offset and line."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise PrintshopError.at(
+            path, f"not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}"
+                  " (save the file as UTF-8)", line) from None
+
+
+def read_text(path: Path, limit: int = MAX_BYTES) -> str:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise PrintshopError.at(path, "file not found") from None
+    except IsADirectoryError:
+        raise PrintshopError.at(path, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise PrintshopError.at(path, f"cannot read: {exc.strerror}") from None
+    if len(raw) > limit:
+        raise PrintshopError.at(path, f"file is larger than {limit // 1_000_000} MB")
+    return decode_text(raw, path)
+
+
+def load_yaml(path: Path, text: str | None = None, keep_going: bool = False) -> YamlDoc:
+    """Read one YAML document strictly. Raises PrintshopError with every problem found.
+
+    With `keep_going`, structural problems that still leave usable data (duplicate keys)
+    are kept in `doc.problems` so the schema check can report them together with its own.
+    """
+    path = Path(path)
+    if text is None:
+        text = read_text(path)
+    if not text.strip():
+        raise PrintshopError.at(path, "file is empty", 1)
+    composer = _StrictComposer(text)
+    try:
+        node = composer.get_single_node()
+    except _RefusedConstruct as exc:
+        raise PrintshopError.at(path, exc.message, exc.mark.line + 1, exc.mark.column + 1) \
+            from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = " ".join(part for part in (exc.context, exc.problem) if part)
+        raise PrintshopError.at(path, f"YAML syntax: {message}",
+                                mark.line + 1 if mark else None,
+                                mark.column + 1 if mark else None) from None
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1
+        raise PrintshopError.at(path, f"character {exc.character!r} is not allowed in YAML",
+                                line) from None
+    except yaml.YAMLError as exc:
+        raise PrintshopError.at(path, f"YAML: {exc}") from None
+    except RecursionError:
+        raise PrintshopError.at(path, "nesting too deep") from None
+    if node is None:
+        raise PrintshopError.at(path, "file holds no data", 1)
+    doc = YamlDoc(path=path, data=None)
+    doc.data = _to_data(node, (), doc, doc.problems)
+    if not keep_going:
+        doc.problems.raise_if_any()
+    return doc
+
+
+def _pos(node) -> Pos:
+    return Pos(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _to_data(node, loc: Loc, doc: YamlDoc, problems: Problems):
+    doc.value_pos[loc] = _pos(node)
+    if isinstance(node, ScalarNode):
+        if node.style is None and node.value in NULLS:
+            return None
+        return node.value
+    if isinstance(node, SequenceNode):
+        return [_to_data(item, loc + (i,), doc, problems) for i, item in enumerate(node.value)]
+    if isinstance(node, MappingNode):
+        result: dict[str, Any] = {}
+        first_line: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            pos = _pos(key_node)
+            if not isinstance(key_node, ScalarNode):
+                problems.add(doc.path, "a key must be a plain word, not a list or mapping",
+                             pos.line, pos.column)
+                continue
+            key = key_node.value
+            if key == "<<":
+                problems.add(doc.path, "merge keys (<<) are not allowed", pos.line, pos.column)
+                continue
+            if key in first_line:
+                problems.add(doc.path, f"duplicate key '{key}' (first given on line "
+                             f"{first_line[key]})", pos.line, pos.column)
+                continue
+            first_line[key] = pos.line
+            doc.key_pos[loc + (key,)] = pos
+            result[key] = _to_data(value_node, loc + (key,), doc, problems)
+        return result
+    raise AssertionError(f"unexpected YAML node {node!r}")
