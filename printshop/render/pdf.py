@@ -32,6 +32,7 @@ class RenderJob:
     base_url: str
     source: str  # what to blame in messages: the template or product
     uncompressed: bool = False
+    fit_check: bool = False  # report boxes marked data-fit="NAME" whose content overflows
 
 
 @dataclass
@@ -40,6 +41,7 @@ class RenderResult:
     pages: int
     warnings: list[Problem] = field(default_factory=list)
     refused: list[Problem] = field(default_factory=list)
+    overflows: list = field(default_factory=list)  # printshop.render.fit.Overflow
 
 
 _LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
@@ -130,6 +132,11 @@ def render_job(job: RenderJob) -> RenderResult:
 
     try:
         document = layout(job.html)
+        overflows = []
+        if job.fit_check:
+            from printshop.render.fit import find_overflows
+
+            overflows = find_overflows(document)
         pdf = document.write_pdf(uncompressed_pdf=job.uncompressed)
     finally:
         logger.removeHandler(handler)
@@ -138,7 +145,8 @@ def render_job(job: RenderJob) -> RenderResult:
     warnings = [Problem(job.source, m) for m in handler.messages
                 if not (m.startswith("Failed to load") and fetcher.refused)]
     return RenderResult(pdf=pdf, pages=len(document.pages),
-                        warnings=css_warnings + warnings, refused=css_refused + refused)
+                        warnings=css_warnings + warnings, refused=css_refused + refused,
+                        overflows=overflows)
 
 
 class Renderer:

@@ -1,0 +1,59 @@
+"""Shared test helpers. Tests build into temporary folders, strict, with small inputs."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from printshop.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+RULES_SRC = REPO / "rules-src"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def project_copy(tmp_path) -> Path:
+    """A private copy of rules-src/ that a test may edit."""
+    target = tmp_path / "project"
+    shutil.copytree(RULES_SRC, target)
+    return target
+
+
+def run_cli(*args, cwd: Path | None = None):
+    """Run `printshop ARGS` in-process; returns click's Result (exit_code, output)."""
+    runner = CliRunner()
+    if cwd is None:
+        return runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
+    with runner.isolated_filesystem(temp_dir=None):
+        import os
+
+        old = os.getcwd()
+        os.chdir(cwd)
+        try:
+            return runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
+        finally:
+            os.chdir(old)
+
+
+def pdf_reader(path_or_bytes):
+    from pypdf import PdfReader
+
+    if isinstance(path_or_bytes, (bytes, bytearray)):
+        return PdfReader(io.BytesIO(path_or_bytes))
+    return PdfReader(str(path_or_bytes))
+
+
+def pdf_text(path_or_bytes) -> str:
+    reader = pdf_reader(path_or_bytes)
+    return "\n".join(page.extract_text() or "" for page in reader.pages)
+
+
+def folder_snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` with its bytes: for 'nothing changed' assertions."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
