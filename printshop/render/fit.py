@@ -45,9 +45,9 @@ def find_overflows(document) -> list[Overflow]:
             if overflow:
                 how, by = overflow
                 found.append(Overflow(name, number, how, by))
-    for name, pages in pages_of.items():
-        if len(pages) > 1:
-            found.append(Overflow(name, min(pages), "split"))
+    split = {name for name, pages in pages_of.items() if len(pages) > 1}
+    found = [o for o in found if o.name not in split]
+    found += [Overflow(name, min(pages_of[name]), "split") for name in sorted(split)]
     return found
 
 
@@ -63,9 +63,9 @@ def _box_overflow(box):
         if getattr(child, "height", None) in (None, "auto") or \
                 getattr(child, "width", None) in (None, "auto"):
             continue
-        try:
-            child_bottom = child.position_y + child.margin_height()
-            child_right = child.position_x + child.margin_width()
+        try:  # border boxes: a trailing margin may legitimately hang past the end
+            child_bottom = child.border_box_y() + child.border_height()
+            child_right = child.border_box_x() + child.border_width()
         except (TypeError, AttributeError):
             continue
         worst_bottom = max(worst_bottom, child_bottom)
