@@ -143,8 +143,8 @@ def load_yaml(path: Path, text: str | None = None, keep_going: bool = False) -> 
         text = read_text(path)
     if not text.strip():
         raise PrintshopError.at(path, "file is empty", 1)
-    composer = _StrictComposer(text)
     try:
+        composer = _StrictComposer(text)
         node = composer.get_single_node()
     except _RefusedConstruct as exc:
         raise PrintshopError.at(path, exc.message, exc.mark.line + 1, exc.mark.column + 1) \
@@ -157,7 +157,7 @@ def load_yaml(path: Path, text: str | None = None, keep_going: bool = False) -> 
                                 mark.column + 1 if mark else None) from None
     except yaml.reader.ReaderError as exc:
         line = text[: exc.position].count("\n") + 1
-        raise PrintshopError.at(path, f"character {exc.character!r} is not allowed in YAML",
+        raise PrintshopError.at(path, f"character U+{exc.character:04X} is not allowed in YAML",
                                 line) from None
     except yaml.YAMLError as exc:
         raise PrintshopError.at(path, f"YAML: {exc}") from None

@@ -1,0 +1,63 @@
+import pytest
+
+from printshop.errors import PrintshopError
+from printshop.render.jinja import make_environment, render_template
+
+
+@pytest.fixture
+def templates(tmp_path):
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    return folder
+
+
+def render(folder, name, text, **context):
+    (folder / name).write_text(text)
+    return render_template(make_environment([folder]), name, **context)
+
+
+def problem(folder, name, text, **context):
+    with pytest.raises(PrintshopError) as exc:
+        render(folder, name, text, **context)
+    return exc.value.problems[0]
+
+
+def test_autoescape(templates):
+    assert render(templates, "a.html.j2", "{{ x }}", x="<b>") == "&lt;b&gt;"
+
+
+def test_typo_names_template_line_and_attribute(templates):
+    p = problem(templates, "x.html.j2", "line one\n{{ card.costt }}\n", card={"cost": 1})
+    assert p.path.endswith("templates/x.html.j2") and p.line == 2
+    assert "has no attribute 'costt'" in p.message
+
+
+def test_syntax_error_names_file_and_line(templates):
+    p = problem(templates, "x.html.j2", "ok\n\n{% if x %}never closed\n", x=1)
+    assert p.path.endswith("x.html.j2") and p.line == 3 and "template syntax" in p.message
+
+
+@pytest.mark.parametrize("text", ["{{ ''.__class__.__mro__ }}", "{{ ''|attr('__class__') }}",
+                                  "{{ x.__init__.__globals__ }}"])
+def test_sandbox_refuses_python_internals(templates, text):
+    p = problem(templates, "x.html.j2", text, x=object())
+    assert "not allowed" in p.message or "has no attribute" in p.message or "unsafe" in p.message
+
+
+def test_include_outside_the_template_folder_is_refused(templates, tmp_path):
+    (tmp_path / "x").write_text("secret")
+    p = problem(templates, "x.html.j2", '{% include "../x" %}')
+    assert "not found" in p.message
+
+
+def test_symlinked_template_leaving_the_folder_is_refused(templates, tmp_path):
+    (tmp_path / "outside.j2").write_text("secret")
+    (templates / "link.j2").symlink_to(tmp_path / "outside.j2")
+    p = problem(templates, "x.html.j2", '{% include "link.j2" %}')
+    assert "outside the project" in p.message
+
+
+def test_runaway_output_is_stopped(templates, monkeypatch):
+    monkeypatch.setattr("printshop.render.jinja.MAX_OUTPUT_CHARS", 10_000)
+    p = problem(templates, "x.html.j2", "{% for i in range(100000) %}xxxxxxxx{% endfor %}")
+    assert "larger than" in p.message

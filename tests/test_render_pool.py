@@ -1,0 +1,74 @@
+import os
+import signal
+import time
+
+import pytest
+
+from printshop.render.pool import TaskFailed, WorkerPool
+
+
+def square(x):
+    return x * x
+
+
+def sleepy(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def suicide(_):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def hog(_):
+    blocks = []
+    while True:
+        blocks.append(bytearray(50_000_000))
+
+
+def deep(_):
+    def recurse(n):
+        return recurse(n + 1)
+    return recurse(0)
+
+
+def test_results_come_back_in_order():
+    with WorkerPool(square, processes=2) as pool:
+        done = []
+        assert pool.map(list(range(10)), on_done=lambda i, v: done.append(i)) == \
+            [i * i for i in range(10)]
+        assert sorted(done) == list(range(10))
+
+
+def test_a_task_over_its_time_limit_is_killed():
+    started = time.monotonic()
+    with WorkerPool(sleepy, processes=1, timeout=1) as pool:
+        with pytest.raises(TaskFailed) as exc:
+            pool.map([30])
+    assert exc.value.reason == "timeout"
+    assert time.monotonic() - started < 10
+
+
+def test_a_killed_worker_is_noticed_at_once():
+    started = time.monotonic()
+    with WorkerPool(suicide, processes=1, timeout=60) as pool:
+        with pytest.raises(TaskFailed) as exc:
+            pool.map([1])
+    assert exc.value.reason == "died"
+    assert time.monotonic() - started < 10
+
+
+def test_memory_limit_turns_into_a_clear_failure():
+    with WorkerPool(hog, processes=1, timeout=60, memory_mb=400) as pool:
+        with pytest.raises(TaskFailed) as exc:
+            pool.map([1])
+    assert exc.value.reason in ("error", "died")
+    if exc.value.reason == "error":
+        assert "out of memory" in exc.value.detail
+
+
+def test_runaway_recursion_is_reported():
+    with WorkerPool(deep, processes=1, timeout=60) as pool:
+        with pytest.raises(TaskFailed) as exc:
+            pool.map([1])
+    assert "nesting too deep" in exc.value.detail
