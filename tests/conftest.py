@@ -26,18 +26,16 @@ def project_copy(tmp_path) -> Path:
 
 def run_cli(*args, cwd: Path | None = None):
     """Run `printshop ARGS` in-process; returns click's Result (exit_code, output)."""
-    runner = CliRunner()
-    if cwd is None:
-        return runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
-    with runner.isolated_filesystem(temp_dir=None):
-        import os
+    import os
 
-        old = os.getcwd()
+    runner = CliRunner()
+    old = os.getcwd()
+    if cwd is not None:
         os.chdir(cwd)
-        try:
-            return runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
-        finally:
-            os.chdir(old)
+    try:
+        return runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
+    finally:
+        os.chdir(old)
 
 
 def pdf_reader(path_or_bytes):

@@ -76,6 +76,23 @@ def base_url(project: Project) -> str:
     return project.root.as_uri() + "/"
 
 
+def html_text(html: str) -> str:
+    import html as html_module
+    import re
+
+    return html_module.unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def warn_missing_glyphs(ctx, html: str, source: str) -> None:
+    """Characters no bundled font can draw would print as empty boxes: say so."""
+    from printshop.errors import Problem
+    from printshop.render.fonts import missing_glyphs
+
+    for char in missing_glyphs(html_text(html)):
+        ctx.warn(Problem(source, f"character '{char}' (U+{ord(char):04X}) is in no bundled "
+                         "font and would print as a box; add a font or use another character"))
+
+
 def build_date() -> str | None:
     """The build date only when SOURCE_DATE_EPOCH asks for one (reproducible builds)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")

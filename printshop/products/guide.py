@@ -13,7 +13,7 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (base_url, build_date, inline_css_for_screen,
                                        input_digest, jinja_environment, page_size_css,
-                                       stylesheet)
+                                       stylesheet, warn_missing_glyphs)
 from printshop.render.jinja import render_template
 from printshop.render.pdf import RenderJob, collect_warnings
 from printshop.source.markdown import Manuscript, MarkdownReader
@@ -138,6 +138,8 @@ class Guide(Product):
         chapters = []
         for chapter in manuscript.chapters:
             body = reader.render(chapter, directive)
+            if edition == "print":
+                warn_missing_glyphs(ctx, body, str(chapter.path))
             chapters.append({"id": chapter.id, "title": chapter.title,
                              "source": chapter.path.relative_to(project.root).as_posix(),
                              "html": Markup(_strip_first_heading(body)),

@@ -84,6 +84,9 @@ def _stylesheets(job: RenderJob):
     from printshop.render.fetcher import ProjectFetcher
 
     if "fonts" not in _process_state:
+        from printshop.render.fonts import isolate_fontconfig
+
+        isolate_fontconfig()
         _process_state["fonts"] = FontConfiguration()
     key = (job.stylesheets, job.roots)
     cached = _process_state.setdefault("css", {}).get(key)

@@ -1,0 +1,190 @@
+"""The Player's Guide, built once for the session and checked as a reader would check it."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from printshop.builder import build_project
+from printshop.project import Project
+from printshop.source.tables import load_tables
+
+from conftest import FIXTURES, RULES_SRC, pdf_reader
+
+
+@pytest.fixture(scope="session")
+def guide(tmp_path_factory):
+    out = tmp_path_factory.mktemp("guide")
+    report = build_project(RULES_SRC, out, ["players-guide"], strict=True, uncompressed=True)
+    assert report.warnings == []
+    return out
+
+
+@pytest.fixture(scope="session")
+def reader(guide):
+    return pdf_reader(guide / "players-guide.pdf")
+
+
+@pytest.fixture(scope="session")
+def text(reader):
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def outline(reader, items=None, depth=0):
+    """(depth, title, 1-based page) for every bookmark."""
+    found = []
+    for item in reader.outline if items is None else items:
+        if isinstance(item, list):
+            found += outline(reader, item, depth + 1)
+        else:
+            found.append((depth, item.title, reader.get_destination_page_number(item) + 1))
+    return found
+
+
+def test_bookmarks_are_the_chapters_and_their_sections(reader):
+    project = Project.load(RULES_SRC)
+    from printshop.products.guide import Guide
+    manuscript, _ = Guide(project, "players-guide", Guide.Options(kind="guide")).read()
+    top = [title for depth, title, _ in outline(reader) if depth == 0]
+    assert top == ["Contents"] + [c.title for c in manuscript.chapters] + ["Colophon"]
+    second = [title for depth, title, _ in outline(reader) if depth == 1]
+    assert second == [s.title for c in manuscript.chapters for s in c.sections]
+
+
+def test_every_contents_entry_shows_the_page_its_heading_is_on(reader):
+    toc_pages = [i for i, p in enumerate(reader.pages) if "Contents" in (p.extract_text() or "")
+                 and ". . ." in p.extract_text()]
+    toc = "\n".join(reader.pages[i].extract_text() for i in toc_pages)
+    entries = {}
+    for line in toc.splitlines():
+        match = re.match(r"^(.*?)[ .]*\s(\d+)$", line.strip())
+        if match and ". ." in line:
+            entries[" ".join(match[1].split())] = int(match[2])
+    checked = 0
+    for depth, title, page in outline(reader):
+        if depth > 1 or title in ("Contents", "Colophon"):
+            continue
+        key = " ".join(title.split())
+        assert key in entries, f"{title!r} missing from the contents"
+        assert entries[key] == page, f"contents says {title!r} is on p. {entries[key]}, it is on p. {page}"
+        checked += 1
+    assert checked > 60
+
+
+def test_cross_references_print_the_page_of_their_target(reader, text):
+    from printshop.products.guide import Guide
+
+    project = Project.load(RULES_SRC)
+    manuscript, _ = Guide(project, "players-guide", Guide.Options(kind="guide")).read()
+    pages = {" ".join(t.split()): p for _, t, p in outline(reader)}
+    flat = squash(text)
+    checked = 0
+    for chapter in manuscript.chapters:
+        for token in chapter.tokens:
+            for child in token.children or []:
+                if child.type != "xref" or child.meta["resolved"] is None:
+                    continue
+                target = child.meta["resolved"]
+                if target.title not in pages:  # below the bookmarked levels
+                    continue
+                label = child.meta["label"] or target.title
+                expected = f"{squash(label)}(p.{pages[target.title]})"
+                assert expected in flat, f"[[{child.meta['target']}]] should print {expected}"
+                checked += 1
+    assert checked > 20
+
+
+def test_all_fonts_are_bundled_and_embedded(reader):
+    seen = set()
+    for page in reader.pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            font = font.get_object()
+            name = str(font["/BaseFont"]).split("+")[-1]
+            seen.add(name)
+            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"] \
+                if "/DescendantFonts" in font else font["/FontDescriptor"]
+            assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), name
+    assert seen <= {"Vollkorn", "Vollkorn-Bold", "Vollkorn-Italic", "Vollkorn-Bold-Italic",
+                    "Roboto-Condensed,", "Roboto-Condensed,-Bold", "Roboto-Condensed,-Italic",
+                    "Roboto-Condensed,-Bold-Italic", "Pirata-One", "DejaVu-Sans-Mono",
+                    "DejaVu-Sans-Mono-Bold"}, seen
+
+
+def squash(value) -> str:
+    """Text as extracted: no spaces or hyphens, typographic quotes made plain."""
+    value = str(value).translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"',
+                                                "–": "-", "—": "-", "−": "-"}))
+    value = value.replace("…", "...")
+    return re.sub(r"[\s\-‐­]+", "", value).casefold()
+
+
+def test_every_yaml_table_is_printed_with_its_values(text):
+    flat = squash(text)
+    tables = load_tables(RULES_SRC / "tables")
+    for table_id, table in tables.items():
+        assert squash(table.title) in flat, f"table {table_id} ({table.title}) is not printed"
+        first = table.printed_columns[0]
+        for row in table.rows:
+            value = row.get(first.key)
+            if first.type == "signed":
+                value = f"{'+' if value > 0 else ''}{value}".replace("-", "−")
+            if isinstance(value, (str, int)) and len(str(value)) < 40:
+                plain = re.sub(r"[*_`]", "", str(value))
+                assert squash(plain) in flat, f"{table_id}: row '{plain}' is not printed"
+
+
+def test_every_class_and_ability_is_printed(text):
+    flat = squash(text)
+    classes = Project.load(RULES_SRC).classes
+    for cls in classes.classes:
+        assert squash(cls.name) in flat
+        for ability in cls.abilities:
+            assert squash(ability.name) in flat, f"{cls.id}: {ability.name}"
+
+
+def test_the_book_never_says_tbd(text):
+    assert not re.search(r"\bTBD\b|work in progress|\bpending\b", text, re.IGNORECASE)
+
+
+def test_colophon_names_the_version_and_inputs_and_no_date(text):
+    assert "printshop 0.1.0" in text
+    assert "tables/armour.yaml" in text
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", text)
+
+
+class Anchors(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.hrefs = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href", "").startswith("#"):
+            self.hrefs.append(attrs["href"][1:])
+
+
+def test_html_edition_is_self_contained_with_working_links(guide):
+    html = (guide / "players-guide.html").read_text(encoding="utf-8")
+    parser = Anchors()
+    parser.feed(html)
+    assert len(parser.hrefs) > 100
+    assert set(parser.hrefs) <= parser.ids
+    assert "data:font/woff;base64," in html
+    assert not re.search(r"""(src|href)=["'](?!#|data:|https?:|mailto:)""", html)
+    assert "url(../fonts" not in html
+
+
+def test_foreign_manuscript_builds_as_a_book(tmp_path):
+    """Markdown not written for printshop (Node.js API docs): TOC, bookmarks, A4/A5."""
+    for paper, width_mm in (("a4", 210), ("a5", 148)):
+        out = tmp_path / paper
+        report = build_project(FIXTURES / "foreign-manuscript", out, paper=paper, strict=True)
+        assert report.warnings == []
+        pdf = pdf_reader(out / "foreign-manuscript.pdf")
+        assert abs(float(pdf.pages[0].mediabox.width) * 25.4 / 72 - width_mm) < 0.5
+        titles = [t for d, t, _ in outline(pdf) if d == 0]
+        assert titles == ["Contents", "TTY", "UDP/datagram sockets", "Colophon"]
+        assert len([t for d, t, _ in outline(pdf) if d == 1]) >= 5
+        assert (out / "foreign-manuscript.html").exists()
