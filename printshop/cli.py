@@ -107,11 +107,14 @@ Examples:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@click.option("--timeout", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
+              help="Stop a render that takes longer than this (default 600; "
+                   "PRINTSHOP_RENDER_TIMEOUT).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
 @click.option("--uncompressed", is_flag=True, hidden=True)
 @debug_option
 @handle_errors
-def build(products, source, out, paper, strict, jobs, quiet, uncompressed, debug):
+def build(products, source, out, paper, strict, jobs, timeout, quiet, uncompressed, debug):
     """Build PRODUCTS (default: all in the manifest) into the output folder.
 
     Every input is checked first; if anything is wrong nothing is written and the previous
@@ -125,7 +128,7 @@ def build(products, source, out, paper, strict, jobs, quiet, uncompressed, debug
 
     report = build_project(source or default_source(), out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
-                           uncompressed=uncompressed)
+                           uncompressed=uncompressed, timeout=timeout)
     _echo_problems(report.warnings, prefix="warning: ")
     if not quiet:
         for path in report.written:

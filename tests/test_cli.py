@@ -63,8 +63,8 @@ def test_bad_indentation(project_copy, previous_build):
 def test_wrong_type(project_copy, previous_build):
     edit(project_copy / "tables" / "armour.yaml", "bonus: 1", "bonus: high")
     output = build_fails(project_copy, previous_build)
-    assert re.search(r"tables/armour\.yaml:\d+:\d+: bonus: expected a whole number, got 'high'",
-                     output)
+    assert re.search(r"tables/armour\.yaml:\d+:\d+: rows\[0\]\.bonus: expected a whole number, "
+                     r"got 'high'", output)
 
 
 def test_misspelt_field(project_copy, previous_build):
@@ -141,7 +141,8 @@ def tiny_project(tmp_path, css=None):
 def test_missing_font_file_is_an_error_naming_the_stylesheet(tmp_path, previous_build):
     project = tiny_project(tmp_path, css='@font-face { font-family: X; src: url(../fonts/nope.ttf); }\n')
     output = build_fails(project, previous_build)
-    assert re.search(r"templates/css/fonts\.css: refused to load .*nope\.ttf: file not found", output)
+    assert re.search(r"templates/css/fonts\.css:1:\d+: url\(\.\./fonts/nope\.ttf\): file not found",
+                     output)
 
 
 def test_font_from_outside_the_project_is_refused(tmp_path, previous_build):
@@ -149,7 +150,8 @@ def test_font_from_outside_the_project_is_refused(tmp_path, previous_build):
     outside.write_bytes(b"not a font")
     project = tiny_project(tmp_path, css=f'@font-face {{ font-family: X; src: url({outside.as_uri()}); }}\n')
     output = build_fails(project, previous_build)
-    assert "fonts.css: refused to load" in output and "outside the project" in output
+    assert re.search(r"fonts\.css:1:\d+: url\(file://.*outside\.ttf\): is outside the project",
+                     output)
 
 
 def test_a_good_build_replaces_the_previous_output(tmp_path, previous_build):

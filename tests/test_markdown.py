@@ -109,7 +109,9 @@ def test_dangerous_links_are_reported_not_dropped(tmp_path, link, word):
 
 
 def test_images_must_be_files_inside_the_project(tmp_path):
-    (tmp_path / "pic.png").write_bytes(b"not really")
+    from test_render_fetcher import tiny_png
+
+    (tmp_path / "pic.png").write_bytes(tiny_png(10, 10))
     outside = tmp_path.parent / "secret.txt"
     outside.write_text("secret")
     files = {"a.md": "# A\n\n![ok](pic.png)\n\n![up](../secret.txt)\n\n![enc](%2e%2e/secret.txt)\n\n"

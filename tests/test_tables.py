@@ -53,8 +53,8 @@ def test_wrong_type_and_misspelt_column_are_all_reported(tmp_path):
                  "  - {key: bonus, label: Bonus, type: int}\nrows:\n"
                  "  - {name: Padded, bonus: high}\n  - {name: Chain, bonus: 5, rarrity: x}\n")
     found = problems_of(path)
-    assert (6, "bonus: expected a whole number, got 'high'") in found
-    assert any(line == 7 and "unknown column 'rarrity'" in m for line, m in found)
+    assert (6, "rows[0].bonus: expected a whole number, got 'high'") in found
+    assert any(line == 7 and "rows[1].rarrity: unknown column 'rarrity'" in m for line, m in found)
 
 
 def test_misspelt_top_level_field_suggests_the_right_one(tmp_path):
@@ -66,7 +66,7 @@ def test_misspelt_top_level_field_suggests_the_right_one(tmp_path):
 def test_missing_column_in_row(tmp_path):
     path = table(tmp_path, "columns:\n  - {key: a, label: A}\n  - {key: b, label: B}\nrows:\n"
                  "  - {a: x}\n")
-    assert problems_of(path) == [(6, "row is missing column 'b'")]
+    assert problems_of(path) == [(6, "rows[0]: row is missing column 'b'")]
 
 
 def test_no_rows_and_zero_weight_are_clear_errors(tmp_path):

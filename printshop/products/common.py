@@ -64,6 +64,18 @@ def stylesheet(project: Project, name: str) -> Stylesheet:
                             f"{', '.join(str(f) for f in project.template_dirs)}")
 
 
+def check_stylesheets(ctx, project: Project, names: list[str]) -> None:
+    """Before rendering: every url() inside the project, every font-family a bundled font."""
+    from printshop.source.css import check_stylesheets as check
+
+    paths = [Path(stylesheet(project, name).path) for name in names]
+    errors, warnings = check(paths, project.read_roots)
+    if errors:
+        raise PrintshopError(errors)
+    for warning in warnings:
+        ctx.warn(warning)
+
+
 def page_size_css(project: Project, paper: str, landscape: bool = False) -> Stylesheet:
     width, height = project.paper_size_mm(paper)
     if landscape:

@@ -11,9 +11,10 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import (base_url, build_date, inline_css_for_screen,
-                                       input_digest, jinja_environment, page_size_css,
-                                       stylesheet, warn_missing_glyphs)
+from printshop.products.common import (base_url, build_date, check_stylesheets,
+                                       inline_css_for_screen, input_digest,
+                                       jinja_environment, page_size_css, stylesheet,
+                                       warn_missing_glyphs)
 from printshop.render.jinja import render_template
 from printshop.render.pdf import RenderJob, collect_warnings
 from printshop.source.markdown import Manuscript, MarkdownReader
@@ -84,8 +85,8 @@ class Guide(Product):
                 env.get_template(name)
             except Exception as exc:
                 raise _template_problem(env, name, exc) from None
-        for sheet in self.options.stylesheets + self.options.screen_stylesheets:
-            stylesheet(self.project, sheet)
+        check_stylesheets(ctx, self.project, self.options.stylesheets)
+        check_stylesheets(ctx, self.project, self.options.screen_stylesheets)
         self._warn_unprinted_tables(ctx, manuscript)
 
     def _warn_unprinted_tables(self, ctx: BuildContext, manuscript: Manuscript) -> None:

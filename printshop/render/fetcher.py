@@ -6,7 +6,6 @@ the build can fail with the URL and the reason instead of silently leaving a hol
 
 from __future__ import annotations
 
-import io
 import mimetypes
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -14,12 +13,18 @@ from urllib.parse import unquote, urlsplit
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from printshop.safepath import UnsafePath, resolve_inside
-
-MAX_IMAGE_PIXELS = 40_000_000  # about 6300 × 6300: far more than any printed page needs
-
+from printshop.source.images import ImageRefused
+from printshop.source.images import check_image_size as check_size
 
 class Refused(Exception):
     pass
+
+
+def check_image_size(data: bytes, name: str) -> tuple[int, int]:
+    try:
+        return check_size(data, name)
+    except ImageRefused as exc:
+        raise Refused(str(exc)) from None
 
 
 class ProjectFetcher(URLFetcher):
@@ -53,19 +58,3 @@ class ProjectFetcher(URLFetcher):
         if mime.startswith("image/") and mime != "image/svg+xml":
             check_image_size(data, path.name)
         return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime})
-
-
-def check_image_size(data: bytes, name: str) -> tuple[int, int]:
-    """Read only the image header: a tiny file can decode to gigabytes of pixels."""
-    from PIL import Image
-
-    Image.MAX_IMAGE_PIXELS = None  # we check ourselves, before any decoding
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            width, height = image.size
-    except Exception as exc:
-        raise Refused(f"{name} is not a readable image ({exc.__class__.__name__})") from None
-    if width * height > MAX_IMAGE_PIXELS:
-        raise Refused(f"{name} is {width}×{height} pixels, more than the "
-                      f"{MAX_IMAGE_PIXELS // 1_000_000} megapixel limit")
-    return width, height

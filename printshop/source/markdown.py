@@ -30,6 +30,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from printshop.errors import Problems
 from printshop.safepath import UnsafePath, resolve_inside
+from printshop.source.images import ImageRefused, check_image_size
 from printshop.source.yamlfile import read_text
 
 CONTAINERS = ("note", "sidebar", "optional", "example")
@@ -441,7 +442,8 @@ class MarkdownReader:
             return
         try:
             resolved = resolve_inside(src, self.roots, base=path.parent)
-        except UnsafePath as exc:
+            check_image_size(resolved, resolved.name)
+        except (UnsafePath, ImageRefused) as exc:
             problems.add(path, f"image '{src}': {exc}", line)
             token.attrSet("src", "")
             return

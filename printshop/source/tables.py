@@ -192,19 +192,20 @@ def _build_row(raw, loc, columns, has_dice, doc, problems) -> Row | None:
         if key not in columns:
             kpos = doc.pos(loc + (key,), key=True)
             hint = ", ".join(columns)
-            problems.add(path, f"unknown column '{key}' in row (columns are: {hint})",
-                         kpos.line, kpos.column)
+            problems.add(path, f"{_field(loc, key)}: unknown column '{key}' (columns are: "
+                         f"{hint})", kpos.line, kpos.column)
             ok = False
             continue
         try:
             values[key] = _convert(value, columns[key])
         except ValueError as exc:
             vpos = doc.pos(loc + (key,))
-            problems.add(path, f"{key}: {exc}", vpos.line, vpos.column)
+            problems.add(path, f"{_field(loc, key)}: {exc}", vpos.line, vpos.column)
             ok = False
     for key, column in columns.items():
         if key not in raw and not column.optional:
-            problems.add(path, f"row is missing column '{key}'", pos.line, pos.column)
+            problems.add(path, f"{_field(loc)}: row is missing column '{key}'", pos.line,
+                         pos.column)
             ok = False
     roll = None
     if has_dice:
@@ -250,6 +251,13 @@ def _build_row(raw, loc, columns, has_dice, doc, problems) -> Row | None:
     if not ok:
         return None
     return Row(values=values, line=pos.line, roll=roll, then=then, weight=weight)
+
+
+def _field(loc: tuple, key: str | None = None) -> str:
+    """rows[3].bonus: where in the file, as a reader of the YAML would say it."""
+    text = ".".join(str(p) for p in loc[:-2]) + ("." if loc[:-2] else "")
+    text += f"{loc[-2]}[{loc[-1]}]"
+    return f"{text}.{key}" if key else text
 
 
 def _convert(value: Any, column: ColumnSpec) -> Any:
