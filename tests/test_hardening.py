@@ -190,3 +190,5 @@ def test_project_paths_with_spaces_accents_and_percent_build(tmp_path, folder):
     result = run_cli("build", "--source", root, "--out", tmp_path / folder / "out", "--strict")
     assert result.exit_code == 0, result.output
     assert (tmp_path / folder / "out" / "book.pdf").stat().st_size > 1000
+    html = (tmp_path / folder / "out" / "book.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in html and "file:" not in html

@@ -1,6 +1,10 @@
 """The Player's Guide, built once for the session and checked as a reader would check it."""
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 from html.parser import HTMLParser
 
 import pytest
@@ -12,12 +16,47 @@ from printshop.source.tables import load_tables
 from conftest import FIXTURES, RULES_SRC, pdf_reader
 
 
+def _copy_with_mtime(source, target, mtime):
+    shutil.copytree(source, target)
+    for path in [target, *target.rglob("*")]:
+        os.utime(path, (mtime, mtime))
+    return target
+
+
 @pytest.fixture(scope="session")
-def guide(tmp_path_factory):
-    out = tmp_path_factory.mktemp("guide")
-    report = build_project(RULES_SRC, out, ["players-guide"], strict=True, uncompressed=True)
-    assert report.warnings == []
-    return out
+def guide_builds(tmp_path_factory):
+    """The guide built twice, at once, by the command line, in two different worlds:
+    another folder, file times, hash seed, time zone and working directory."""
+    runs = []
+    for n, (hash_seed, zone, mtime) in enumerate([("1", "UTC", 1_700_000_000),
+                                                  ("4242", "Asia/Tokyo", 978_307_200)]):
+        base = tmp_path_factory.mktemp(f"guide-{n}")
+        source = _copy_with_mtime(RULES_SRC, base / f"world {n}" / "rules-src", mtime)
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "TZ": zone}
+        env.pop("SOURCE_DATE_EPOCH", None)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "printshop", "build", "players-guide", "--strict", "-j", "1",
+             "--source", str(source), "--out", str(base / "out")],
+            cwd=base, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        runs.append((process, base / "out"))
+    outs = []
+    for process, out in runs:
+        stdout, stderr = process.communicate(timeout=900)
+        assert process.returncode == 0, stderr
+        assert "warning" not in stderr
+        outs.append(out)
+    return outs
+
+
+@pytest.fixture(scope="session")
+def guide(guide_builds):
+    return guide_builds[0]
+
+
+def test_the_same_inputs_give_byte_identical_pdf_and_html(guide_builds):
+    first, second = guide_builds
+    for name in ("players-guide.pdf", "players-guide.html"):
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
 
 
 @pytest.fixture(scope="session")

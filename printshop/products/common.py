@@ -134,7 +134,8 @@ def font_as_data_url(path: str) -> str:
     """
     from fontTools.ttLib import TTFont
 
-    font = TTFont(path)
+    # recalcTimestamp=False: fontTools would stamp the font with the time of the build
+    font = TTFont(path, recalcTimestamp=False)
     font.flavor = "woff"
     buffer = io.BytesIO()
     font.save(buffer, reorderTables=False)

@@ -166,8 +166,9 @@ class Guide(Product):
             screen_css = "\n".join(
                 inline_css_for_screen(stylesheet(project, s), project.read_roots)
                 for s in self.options.screen_stylesheets)
-        return render_template(env, self.options.template, book=book, chapters=chapters,
+        html = render_template(env, self.options.template, book=book, chapters=chapters,
                                inputs=input_digest(project), screen_css=Markup(screen_css))
+        return embed_images(html, project.read_roots) if edition == "screen" else html
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         self._composed_inputs = self.read()
@@ -191,6 +192,24 @@ class Guide(Product):
             self.pages = result.pages
         if "html" in self.options.formats:
             output.add(f"{self.name}.html", self.compose(ctx, "screen"))
+
+
+def embed_images(html: str, roots) -> str:
+    """The screen edition is one file: project images become data URLs (already checked)."""
+    import base64
+    import mimetypes
+    import re
+    from urllib.parse import unquote, urlsplit
+
+    from printshop.safepath import resolve_inside
+
+    def inline(match):
+        path = resolve_inside(unquote(urlsplit(match[2]).path), roots, allow_absolute=True)
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        return f'{match[1]}"data:{mime};base64,{data}"'
+
+    return re.sub(r'(<img[^>]*?\ssrc=)"(file://[^"]+)"', inline, html)
 
 
 def _strip_first_heading(html: str) -> str:
