@@ -100,8 +100,9 @@ Examples:
 """)
 @click.argument("products", nargs=-1)
 @source_option
-@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), metavar="DIR",
-              show_default=True, help="Output folder.")
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Output folder (default: ./build, or DIR/build with --source DIR). Any "
+                   "other place must be named here.")
 @click.option("--paper", type=click.Choice(PAPERS), default=None,
               help="Paper for every product (default: each product's, else the manifest's).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
@@ -126,6 +127,8 @@ def build(products, source, out, paper, strict, jobs, timeout, quiet, uncompress
         if not quiet:
             click.echo(f"printshop: {message}", err=True)
 
+    if out is None:  # never write outside the project unless the user says where
+        out = Path(source) / "build" if source is not None else Path("build")
     report = build_project(source or default_source(), out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
                            uncompressed=uncompressed, timeout=timeout)

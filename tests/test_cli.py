@@ -172,3 +172,19 @@ def test_internal_errors_exit_1_without_a_traceback(monkeypatch, tmp_path):
     assert result.exit_code == 1
     assert "internal error: RuntimeError: kaboom" in result.output
     assert "Traceback" not in result.output
+
+
+def test_without_out_a_foreign_source_builds_inside_itself(tmp_path):
+    project = tiny_project(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run_cli("build", "--source", project, "--strict", cwd=elsewhere)
+    assert result.exit_code == 0, result.output
+    assert (project / "build" / "book.pdf").exists()
+    assert list(elsewhere.iterdir()) == []
+    # and the book's own build/ folder is never read back as a chapter
+    (project / "build" / "stray.md").write_text("# Stray\n")
+    result = run_cli("build", "--source", project, "--strict", cwd=elsewhere)
+    assert result.exit_code == 0
+    from conftest import pdf_text
+    assert "Stray" not in pdf_text(project / "build" / "book.pdf")
