@@ -257,3 +257,37 @@ def test_same_inputs_give_the_same_bytes(built, tmp_path):
     build_project(RULES_SRC, again, ["reference"], strict=True, uncompressed=True)
     for name in ("reference.pdf", "screen.pdf"):
         assert (again / name).read_bytes() == (built / name).read_bytes()
+
+
+def _only_sheets(project: Path, files: str) -> None:
+    """Make the copy's reference product print just `files` (YAML flow mapping)."""
+    manifest = project / "printshop.yaml"
+    text = manifest.read_text()
+    start = text.index("    files:\n")
+    manifest.write_text(text[:start] + f"    files: {files}\n")
+
+
+def test_a_table_that_sends_you_to_another_prints_without_a_dead_link(project_copy, tmp_path):
+    (project_copy / "sheets" / "class-roll.yaml").write_text(
+        "title: Rolling a Class\npages:\n  - title: One\n    columns:\n      - blocks:\n"
+        "          - items:\n              - table: class-roll\n")
+    _only_sheets(project_copy, "{classes: [class-roll]}")
+    out = tmp_path / "out"
+    report = build_project(project_copy, out, ["reference"], strict=True, uncompressed=True)
+    assert report.warnings == []
+    assert "→ roll on Human Class" in pdf_reader(out / "classes.pdf").pages[0].extract_text()
+
+
+def test_a_sheet_id_is_a_name_not_a_path(project_copy, tmp_path):
+    _only_sheets(project_copy, "{reference: [../printshop]}")
+    result = run_cli("build", "reference", "--source", project_copy, "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert "printshop.yaml:" in result.output and "should match pattern" in result.output
+
+
+def test_a_missing_sheet_layout_is_named_with_a_suggestion(project_copy, tmp_path):
+    _only_sheets(project_copy, "{reference: [player-refrence]}")
+    result = run_cli("check", "--source", project_copy)
+    assert result.exit_code == 2
+    assert "no sheet layout" in result.output and "player-refrence.yaml" in result.output
+    assert "did you mean 'player-reference'?" in result.output

@@ -21,9 +21,10 @@ from __future__ import annotations
 import difflib
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from markupsafe import Markup
+from pydantic import Field
 
 from printshop import __version__
 from printshop.errors import PrintshopError, Problem, Problems, display_path
@@ -33,6 +34,7 @@ from printshop.products.common import base_url, build_date, jinja_environment, s
 from printshop.render.jinja import _template_frame, render_template
 from printshop.render.merge import merge_pdfs
 from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
+from printshop.safepath import UnsafePath, resolve_inside
 from printshop.source.schema import Strict
 from printshop.source.sheets import Sheet, load_sheet
 
@@ -50,10 +52,13 @@ PANEL_PADDING = 7.0   # each side of a screen panel; the fold runs down the midd
 CARD_PADDING = 7.0
 
 
+SheetId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]  # a file stem, never a path
+
+
 class ReferenceOptions(Strict):
     kind: Literal["reference"]
-    sheets: str = "sheets"                     # folder of layout files
-    files: dict[str, list[str]]                # output name (no .pdf) → sheet ids, in order
+    sheets: str = "sheets"                     # folder of layout files, inside the project
+    files: dict[str, list[SheetId]]            # output name (no .pdf) → sheet ids, in order
     paper: Literal["letter", "a4"] | None = None
     stylesheets: list[str] = ["css/fonts.css", "css/sheets.css"]
 
@@ -119,6 +124,15 @@ class Reference(Product):
                 if sheet_id in sheets:
                     continue
                 path = folder / f"{sheet_id}.yaml"
+                try:
+                    path = resolve_inside(path, [self.project.root], allow_absolute=True)
+                except UnsafePath as exc:
+                    if path.exists():
+                        problems.add(self.project.manifest_path or self.project.root,
+                                     f"products.{self.name}.files.{stem}: sheet layout "
+                                     f"'{display_path(path)}' {exc}",
+                                     self._manifest_line("files", stem, index))
+                        continue
                 if not path.is_file():
                     available = sorted(p.stem for p in folder.glob("*.yaml")) \
                         if folder.is_dir() else []
@@ -184,8 +198,9 @@ class Reference(Product):
         def table(table_id: str) -> Markup:
             if table_id not in tables:
                 raise UnknownTable(str(table_id), known)
+            # No links: a sheet need not print the table a "roll on" row points to.
             return Markup(render_template(env, TABLE_PARTIAL, table=tables[table_id],
-                                          tables=tables, anchor=None))
+                                          tables=tables, anchor=None, link_then=False))
 
         env.globals["table"] = table
         return env
