@@ -37,6 +37,7 @@ from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
 from printshop.safepath import UnsafePath, resolve_inside
 from printshop.source.schema import Strict
 from printshop.source.sheets import Sheet, load_sheet
+from printshop.source.yamlfile import load_yaml
 
 TABLE_PARTIAL = "partials/table.html.j2"
 SHEET_TEMPLATE = "sheets/sheet.html.j2"
@@ -98,8 +99,6 @@ class Reference(Product):
         return ctx.paper or self.options.paper or self.project.manifest.paper
 
     def _manifest_line(self, *loc) -> int | None:
-        from printshop.source.yamlfile import load_yaml
-
         if not self.project.manifest_path:
             return None
         doc = load_yaml(self.project.manifest_path)
