@@ -291,3 +291,19 @@ def test_a_missing_sheet_layout_is_named_with_a_suggestion(project_copy, tmp_pat
     assert result.exit_code == 2
     assert "no sheet layout" in result.output and "player-refrence.yaml" in result.output
     assert "did you mean 'player-reference'?" in result.output
+
+
+def test_a_table_id_computed_in_a_template_is_checked_when_composing(project_copy, tmp_path):
+    own = project_copy / "templates" / "sheets"
+    own.mkdir(parents=True)
+    builtin = Path(__file__).resolve().parent.parent / "templates" / "sheets" / "sheet.html.j2"
+    text = builtin.read_text().replace(
+        "<body", '{% set wanted = "morale-" ~ "target" %}{{ table(wanted) }}\n<body', 1)
+    (own / "sheet.html.j2").write_text(text)
+    line = _line_of(own / "sheet.html.j2", "morale-")
+    result = run_cli("build", "reference", "--source", project_copy, "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert f"sheet.html.j2:{line}: table(\"morale-target\"): no table 'morale-target'" \
+        in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
