@@ -5,6 +5,12 @@ sheet, a card's text area, a block of a reference sheet). After WeasyPrint has l
 document out, a box overflows if any of its descendants reaches past its content box, or if
 the element was split over more than one page. Products turn overflows into errors (or, for
 cards, into a smaller font size and another try).
+
+A marked box grows with its content, so on its own it cannot tell that it has run off the
+end of a fixed-size column. An element marked `data-fit-frame="LABEL"` (a sheet's column, a
+screen's panel) is such a limit: every marked box inside it that reaches past the frame's
+content box is reported too, with the frame's label, so the message names the block that
+does not fit rather than only its column.
 """
 
 from __future__ import annotations
@@ -20,13 +26,19 @@ class Overflow:
     page: int
     how: str  # "bottom", "right" or "split"
     by_px: float = 0.0
+    frame: str | None = None  # set when the box reaches past an enclosing data-fit-frame
+
+    @property
+    def by_mm(self) -> float:
+        return self.by_px * 25.4 / 96
 
     def describe(self) -> str:
         if self.how == "split":
             return f"{self.name} runs over onto another page"
-        mm = self.by_px * 25.4 / 96
         side = "bottom" if self.how == "bottom" else "right edge"
-        return f"{self.name} overflows its {side} by {mm:.1f} mm"
+        if self.frame:
+            return f"{self.name} reaches past the {side} of {self.frame} by {self.by_mm:.1f} mm"
+        return f"{self.name} overflows its {side} by {self.by_mm:.1f} mm"
 
 
 def find_overflows(document) -> list[Overflow]:
@@ -45,6 +57,7 @@ def find_overflows(document) -> list[Overflow]:
             if overflow:
                 how, by = overflow
                 found.append(Overflow(name, number, how, by))
+        found += _frame_overflows(page._page_box, number)
     split = {name for name, pages in pages_of.items() if len(pages) > 1}
     found = [o for o in found if o.name not in split]
     found += [Overflow(name, min(pages_of[name]), "split") for name in sorted(split)]
@@ -74,4 +87,44 @@ def _box_overflow(box):
         return "bottom", worst_bottom - bottom
     if worst_right > right + TOLERANCE_PX:
         return "right", worst_right - right
+    return None
+
+
+def _frame_overflows(page_box, number: int) -> list[Overflow]:
+    """Marked boxes reaching past the content box of their nearest data-fit-frame ancestor."""
+    found: list[Overflow] = []
+    seen: set[int] = set()  # an element's first box is its own; later ones are anonymous
+    stack = [(page_box, None)]
+    while stack:
+        box, frame = stack.pop()
+        element = getattr(box, "element", None)
+        if element is not None and hasattr(element, "get") and id(element) not in seen \
+                and "::" not in (box.element_tag or "") and hasattr(box, "children"):
+            seen.add(id(element))
+            name = element.get("data-fit")
+            if name and frame is not None:
+                overflow = _past_frame(box, frame)
+                if overflow:
+                    how, by = overflow
+                    found.append(Overflow(name, number, how, by, frame=frame[0]))
+            label = element.get("data-fit-frame")
+            if label is not None:
+                frame = (label or "its frame", box.content_box_y() + box.height,
+                         box.content_box_x() + box.width)
+        for child in reversed(getattr(box, "children", None) or ()):
+            stack.append((child, frame))
+    return found
+
+
+def _past_frame(box, frame):
+    _, bottom, right = frame
+    try:
+        box_bottom = box.border_box_y() + box.border_height()
+        box_right = box.border_box_x() + box.border_width()
+    except (TypeError, AttributeError):
+        return None
+    if box_bottom > bottom + TOLERANCE_PX:
+        return "bottom", box_bottom - bottom
+    if box_right > right + TOLERANCE_PX:
+        return "right", box_right - right
     return None
