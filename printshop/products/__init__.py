@@ -20,6 +20,7 @@ from printshop.source.yamlfile import load_yaml
 # kind → module that defines it (imported only when used)
 PRODUCT_MODULES = {
     "guide": "printshop.products.guide",
+    "cards": "printshop.products.cards",
 }
 
 
@@ -32,6 +33,7 @@ class BuildContext:
     renderer: object | None = None    # printshop.render.pdf.Renderer while building
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
+    card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
 
     def warn(self, problem: Problem) -> None:
         if problem not in self.warnings:
