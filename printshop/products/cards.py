@@ -322,13 +322,16 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
                 source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
                 fit_check=True))
         if ctx.progress:
-            ctx.progress(f"{what}: rendering {sum(len(chunks[i].pages) for i in pending)} "
-                         f"pages")
+            pages = sum(len(chunks[i].pages) for i in pending)
+            ctx.progress(f"{what}: rendering {pages} pages" if _round == 0 else
+                         f"{what}: text too long on {overflowing_cards} card(s), setting it "
+                         f"smaller ({pages} pages again)")
         rendered = ctx.renderer.render(jobs)
         for warning in collect_warnings(rendered):
             ctx.warn(warning)
         problems = Problems()
         again = []
+        bumped_cards: set = set()
         for index, result in zip(pending, rendered):
             chunk = chunks[index]
             overflowing: dict[tuple[int, int], object] = {}
@@ -344,6 +347,7 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
                 if smallest is None and composer.front(group, gi, ci, chunk.pages[0].faces[0]
                                                        .bleed, step + 1) != html:
                     fit.steps[(gi, ci)] = step + 1
+                    bumped_cards.add((gi, ci))
                     continue
                 card = group.cards[ci]
                 how = overflow.describe().replace(overflow.name, "its text box")
@@ -360,6 +364,7 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
         if not again:
             break
         pending = again
+        overflowing_cards = len(bumped_cards)
     else:
         raise PrintshopError(Problem(SHEET_TEMPLATE, "cards still overflow after "
                                      f"{MAX_FIT_ROUNDS} smaller sizes"))

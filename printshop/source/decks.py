@@ -429,7 +429,7 @@ def _deal_rows(deck: Deck, problems: Problems) -> None:
                   "dice": table.dice.text if table.dice else None,
                   "columns": _columns(table), "labels": _labels(table)},
             path=table.path, line=row.line,
-            label=f"row {number}" + (f" ({title})" if title else "")))
+            label=f"row {number}" + (f": {title}" if title else "")))
 
 
 def _deal_dice(deck: Deck, problems: Problems) -> None:
