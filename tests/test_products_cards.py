@@ -334,3 +334,23 @@ def test_roll_hirelings_writes_pngs_for_one_tier(tmp_path):
     names = sorted(p.name for p in out.iterdir())
     assert names == ["HI-back.png", "HI-inn-t3-001-front.png", "HI-inn-t3-002-front.png"]
     assert png_size(out / names[1]) == ((750, 1050), (300, 300))
+
+
+def test_a_long_name_shrinks_on_its_own_band_and_the_body_keeps_its_size(tmp_path):
+    project = make_project(tmp_path / "p", "products:\n  town:\n    kind: cards\n"
+                           "    decks: [hirelings]\n    seed: s\n    per_tier: {1: 1}\n")
+    names = project / "tables" / "hireling-first-names.yaml"
+    names.write_text("title: First names\ncolumns:\n  - {key: name, label: Name}\nrows:\n"
+                     "  - {name: Bartholomew-Maximilian Ignatius}\n")
+    build_project(project, tmp_path / "out", strict=True)
+    sizes = {}
+
+    def visit(text, cm, tm, font, size):
+        if "Bartholomew" in text:
+            sizes["name"] = size * cm[0]
+        if "GOOD AT" in text.upper() and "good" not in sizes:
+            sizes["good"] = size * cm[0]
+
+    pdf_reader(tmp_path / "out" / "town.pdf").pages[0].extract_text(visitor_text=visit)
+    assert sizes["name"] < 14.5            # the first size of the name band
+    assert sizes["good"] == pytest.approx(9 * 0.82, abs=0.05)  # body at its first size

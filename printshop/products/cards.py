@@ -102,7 +102,18 @@ class DeckGroup:
 
 @dataclass
 class FitState:
-    steps: dict[tuple[int, int], int] = field(default_factory=dict)  # (group, card) → step
+    """How many sizes down each text box of each card is set: (group, card) → box → step.
+    A card may have several boxes (a name in a band, the body) that shrink separately."""
+
+    steps: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)
+
+    def of(self, group_index: int, card_index: int) -> dict[str, int]:
+        return self.steps.get((group_index, card_index), {})
+
+    def bumped(self, group_index: int, card_index: int, box: str) -> dict[str, int]:
+        steps = dict(self.of(group_index, card_index))
+        steps[box] = steps.get(box, 0) + 1
+        return steps
 
 
 def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) -> Settings:
@@ -194,14 +205,14 @@ class CardComposer:
         self._faces: dict[tuple, str] = {}
 
     def front(self, group: DeckGroup, group_index: int, card_index: int, bleed: float,
-              step: int) -> str:
-        key = ("front", group_index, card_index, bleed, step)
+              steps: dict[str, int]) -> str:
+        key = ("front", group_index, card_index, bleed, tuple(sorted(steps.items())))
         if key not in self._faces:
             card = group.cards[card_index]
             self._faces[key] = render_template(
                 self.env, card.template, card=card.data, deck=group.deck.theme,
                 face=face_geometry(group.size, bleed),
-                fit={"name": fit_name(group_index, card_index), "step": step})
+                fit={"name": fit_name(group_index, card_index), "steps": steps})
         return self._faces[key]
 
     def back(self, group: DeckGroup, group_index: int, bleed: float) -> str:
@@ -220,8 +231,8 @@ class CardComposer:
             faces = []
             for face in page.faces:
                 if face.side == "front":
-                    step = fit.steps.get((group_index, face.card), 0)
-                    html = self.front(group, group_index, face.card, face.bleed, step)
+                    html = self.front(group, group_index, face.card, face.bleed,
+                                      fit.of(group_index, face.card))
                 else:
                     html = self.back(group, group_index, face.bleed)
                 faces.append({"side": face.side, "box": _box_style(face.bleed_box),
@@ -245,6 +256,7 @@ class CardComposer:
 
 
 def fit_name(group_index: int, card_index: int) -> str:
+    """Templates add ':BOX' (text, name …) to make each text box's data-fit name."""
     return f"card-{group_index}-{card_index}"
 
 
@@ -303,88 +315,142 @@ def chunks_of(groups: list[DeckGroup]) -> list[Chunk]:
 
 def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
                  fit: FitState, what: str) -> list[list[bytes]]:
-    """Each group's PDF chunks. Chunks whose cards overflow are set again one size smaller
-    until everything fits or a card is at its template's smallest size (an error)."""
-    project = composer.project
-    sheets = tuple(stylesheet(project, s) for s in STYLESHEETS)
+    """Each group's PDF chunks, every text box fitting.
+
+    The sheets are rendered once. Cards whose text overflows are then tried alone, one
+    size smaller at a time (a page per card: cheap), until they fit or reach their
+    template's smallest size (an error naming the card); only the sheets holding them are
+    rendered again.
+    """
     chunks = chunks_of(groups)
     results: dict[int, bytes] = {}
     pending = list(range(len(chunks)))
     for _round in range(MAX_FIT_ROUNDS):
-        jobs = []
-        for index in pending:
-            chunk = chunks[index]
-            group = groups[chunk.group_index]
-            html = composer.sheets(group, chunk.group_index, chunk.pages, fit)
-            jobs.append(RenderJob(
-                html=html, stylesheets=sheets + (composer.page_css(group.imposition),),
-                roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
-                source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
-                fit_check=True))
         if ctx.progress:
             pages = sum(len(chunks[i].pages) for i in pending)
             ctx.progress(f"{what}: rendering {pages} pages" if _round == 0 else
-                         f"{what}: text too long on {overflowing_cards} card(s), setting it "
-                         f"smaller ({pages} pages again)")
+                         f"{what}: rendering {pages} pages again with smaller text")
+        jobs = [_job(ctx, composer, groups[chunks[i].group_index], chunks[i].group_index,
+                     chunks[i].pages, fit) for i in pending]
         rendered = ctx.renderer.render(jobs)
         for warning in collect_warnings(rendered):
             ctx.warn(warning)
         problems = Problems()
-        again = []
-        bumped_cards: set = set()
+        again, overflowing = [], {}
         for index, result in zip(pending, rendered):
-            chunk = chunks[index]
-            overflowing: dict[tuple[int, int], object] = {}
-            for overflow in result.overflows:
-                gi, ci = _card_of(overflow.name)
-                if gi is not None:
-                    overflowing.setdefault((gi, ci), overflow)
-            for (gi, ci), overflow in sorted(overflowing.items()):
-                group = groups[gi]
-                step = fit.steps.get((gi, ci), 0)
-                html = composer.front(group, gi, ci, chunk.pages[0].faces[0].bleed, step)
-                smallest = _smallest_size(html)
-                if smallest is None and composer.front(group, gi, ci, chunk.pages[0].faces[0]
-                                                       .bleed, step + 1) != html:
-                    fit.steps[(gi, ci)] = step + 1
-                    bumped_cards.add((gi, ci))
-                    continue
-                card = group.cards[ci]
-                how = overflow.describe().replace(overflow.name, "its text box")
-                at = (f"even at {smallest} pt, the smallest size {card.template} allows"
-                      if smallest else f"and {card.template} does not shrink text")
-                problems.add(card.path, f"card {card.id} ({card.label}) of deck "
-                             f"'{group.deck.id}': the text does not fit: {how} {at}; "
-                             "shorten it", card.line)
-            if overflowing:
+            found = _overflows_by_box(result)
+            if found:
                 again.append(index)
+                overflowing.update(found)
             else:
                 results[index] = result.pdf
-        problems.raise_if_any()
         if not again:
             break
+        cards = _shrink(composer, groups, fit, overflowing, problems)
+        problems.raise_if_any()
+        _fit_alone(ctx, composer, groups, fit, cards, what)
         pending = again
-        overflowing_cards = len(bumped_cards)
     else:
         raise PrintshopError(Problem(SHEET_TEMPLATE, "cards still overflow after "
-                                     f"{MAX_FIT_ROUNDS} smaller sizes"))
+                                     f"{MAX_FIT_ROUNDS} rounds"))
     by_group: list[list[bytes]] = [[] for _ in groups]
     for index, chunk in enumerate(chunks):
         by_group[chunk.group_index].append(results[index])
     return by_group
 
 
-def _card_of(name: str) -> tuple[int | None, int | None]:
-    parts = name.split("-")
+def _job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group_index: int,
+         pages: list[Page], fit: FitState) -> RenderJob:
+    project = composer.project
+    return RenderJob(
+        html=composer.sheets(group, group_index, pages, fit),
+        stylesheets=tuple(stylesheet(project, s) for s in STYLESHEETS)
+        + (composer.page_css(group.imposition),),
+        roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
+        source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
+        fit_check=True)
+
+
+def _overflows_by_box(result) -> dict[tuple[int, int, str], object]:
+    found: dict[tuple[int, int, str], object] = {}
+    for overflow in result.overflows:
+        gi, ci, box = _card_of(overflow.name)
+        if gi is not None:
+            found.setdefault((gi, ci, box), overflow)
+    return found
+
+
+def _shrink(composer: CardComposer, groups: list[DeckGroup], fit: FitState,
+            overflowing: dict, problems: Problems) -> set[tuple[int, int]]:
+    """Set each overflowing box one size smaller; a box already at its smallest size is a
+    problem naming the card. Returns the cards that changed."""
+    changed = set()
+    for (gi, ci, box), overflow in sorted(overflowing.items()):
+        group = groups[gi]
+        html = composer.front(group, gi, ci, 0.0, fit.of(gi, ci))
+        smallest = _smallest_size(html, overflow.name)
+        smaller = fit.bumped(gi, ci, box)
+        if smallest is None and composer.front(group, gi, ci, 0.0, smaller) != html:
+            fit.steps[(gi, ci)] = smaller
+            changed.add((gi, ci))
+            continue
+        card = group.cards[ci]
+        what_box = "its text box" if box == "text" else f"its {box} box"
+        how = overflow.describe().replace(overflow.name, what_box)
+        at = (f"even at {smallest} pt, the smallest size {card.template} allows"
+              if smallest else f"and {card.template} does not shrink text")
+        problems.add(card.path, f"card {card.id} ({card.label}) of deck '{group.deck.id}': "
+                     f"the text does not fit: {how} {at}; shorten it", card.line)
+    return changed
+
+
+def _fit_alone(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
+               fit: FitState, cards: set[tuple[int, int]], what: str) -> None:
+    """Shrink `cards` rendered one per page (the text box is the same on any sheet)."""
+    for _round in range(MAX_FIT_ROUNDS):
+        if not cards:
+            return
+        if ctx.progress:
+            ctx.progress(f"{what}: setting the text of {len(cards)} card(s) smaller")
+        jobs, order = [], []
+        for gi in sorted({gi for gi, _ in cards}):
+            group = groups[gi]
+            width, height = group.size.width, group.size.height
+            # pages twice the card's height: text running past the card is laid out in
+            # full, so the overflow is measured, not cut off at the page's edge
+            pages = [Page(width, 2 * height, "front",
+                          [Face(ci, "front", Box(0, 0, width, height))])
+                     for g, ci in sorted(cards) if g == gi]
+            probe = DeckGroup(group.deck, group.cards, group.size, group.size_where,
+                              Imposition("probe", width, 2 * height, False, 1, None, None,
+                                         None, pages))
+            jobs.append(_job(ctx, composer, probe, gi, pages, fit))
+            order.append(gi)
+        overflowing = {}
+        for result in ctx.renderer.render(jobs):
+            overflowing.update(_overflows_by_box(result))
+        problems = Problems()
+        cards = _shrink(composer, groups, fit, overflowing, problems)
+        problems.raise_if_any()
+
+
+def _card_of(name: str) -> tuple[int | None, int | None, str]:
+    card, _, box = name.partition(":")
+    parts = card.split("-")
     if len(parts) == 3 and parts[0] == "card" and parts[1].isdigit() and parts[2].isdigit():
-        return int(parts[1]), int(parts[2])
-    return None, None
+        return int(parts[1]), int(parts[2]), box or "text"
+    return None, None, ""
 
 
-def _smallest_size(html: str) -> str | None:
-    """Templates mark a text box set at their smallest size with data-fit-smallest."""
+def _smallest_size(html: str, fit_name: str) -> str | None:
+    """The size, if the box `fit_name` is set at the smallest its template allows (the
+    template then marks it data-fit-smallest="SIZE")."""
+    start = html.find(f'data-fit="{fit_name}"')
+    if start < 0:
+        return None
+    tag_end = html.find(">", start)
     marker = 'data-fit-smallest="'
-    at = html.find(marker)
+    at = html.find(marker, start, tag_end)
     if at < 0:
         return None
     end = html.find('"', at + len(marker))
