@@ -85,7 +85,7 @@ class DeckSpec(Strict):
     size: str = "poker"
     colour: str = Field(pattern=HEX_COLOUR)     # the deck's main colour (back, headings)
     accent: str = Field(pattern=HEX_COLOUR)     # frames and ornaments
-    paper: str = Field(default="#f7f1e5", pattern=HEX_COLOUR)  # the fronts' background
+    background: str = Field(default="#f7f1e5", pattern=HEX_COLOUR)  # behind the fronts
     template: str | None = None                 # front template (default by deal)
     rules_template: str = "cards/rules.html.j2"
     back: DeckBack
@@ -133,8 +133,8 @@ class Deck:
         spec = self.spec
         return {"id": self.id, "title": spec.title, "code": spec.code,
                 "description": spec.description, "colour": spec.colour,
-                "accent": spec.accent, "paper": spec.paper,
-                "tint": mix(spec.colour, spec.paper, 0.86),    # soft panels on the fronts
+                "accent": spec.accent, "background": spec.background,
+                "tint": mix(spec.colour, spec.background, 0.86),    # soft panels on the fronts
                 "shade": mix(spec.colour, "#ffffff", 0.10),    # the lattice on the back
                 "back": spec.back.model_dump(), "face": spec.face.model_dump(),
                 "size": self.size.id}
