@@ -353,4 +353,4 @@ def test_a_long_name_shrinks_on_its_own_band_and_the_body_keeps_its_size(tmp_pat
 
     pdf_reader(tmp_path / "out" / "town.pdf").pages[0].extract_text(visitor_text=visit)
     assert sizes["name"] < 14.5            # the first size of the name band
-    assert sizes["good"] == pytest.approx(9 * 0.82, abs=0.05)  # body at its first size
+    assert sizes["good"] == pytest.approx(10 * 0.82, abs=0.05)  # body at its first size
