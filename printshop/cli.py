@@ -78,6 +78,46 @@ def debug_option(function):
     return click.option("--debug", is_flag=True, help="Show Python tracebacks.")(function)
 
 
+def card_print_options(function, with_format: bool = True):
+    """--layout, --flip, --card-size, --guides, --format, --bleed for card products, passed
+    on as one `card_options` dict (only the options given)."""
+    options = [
+        click.option("--layout", type=click.Choice(["home", "foldover", "printshop"]),
+                     default=None, help="Cards: home (duplex sheets, the default), foldover "
+                     "(fold each sheet in half) or printshop (one card a page, 3 mm bleed)."),
+        click.option("--flip", type=click.Choice(["long", "short"]), default=None,
+                     help="Cards, home layout: how your duplex printer turns the sheet "
+                     "(default long)."),
+        click.option("--card-size", "card_size", metavar="SIZE", default=None,
+                     help="Cards: poker, bridge, tarot, mini, a8, a7 or a size from the "
+                     "project's card-sizes.yaml (default: each deck's)."),
+        click.option("--guides", is_flag=True, default=False,
+                     help="Cards: draw the trim (magenta), bleed (blue) and safe-zone (green) "
+                     "lines."),
+    ]
+    if with_format:
+        options.append(click.option(
+            "--format", "card_formats", type=click.Choice(["pdf", "png"]), multiple=True,
+            help="Cards: pdf and/or png (one 300 dpi image per card face, in a folder named "
+                 "after the product). Repeatable."))
+    options.append(click.option(
+        "--bleed/--no-bleed", "png_bleed", default=None,
+        help="Cards, PNG: include the 3 mm bleed (default: cut to the card)."))
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        given = {"layout": kwargs.pop("layout"), "flip": kwargs.pop("flip"),
+                 "size": kwargs.pop("card_size"), "guides": kwargs.pop("guides") or None,
+                 "formats": list(kwargs.pop("card_formats", ())) or None,
+                 "png_bleed": kwargs.pop("png_bleed")}
+        kwargs["card_options"] = {k: v for k, v in given.items() if v is not None}
+        return function(*args, **kwargs)
+
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              epilog="""\b
 Examples:
@@ -97,6 +137,7 @@ Examples:
   printshop build players-guide --paper a5  one product, on A5
   printshop build --strict                  fail on any warning (CI does this)
   printshop build --source manuscript/ --out out/   a folder of Markdown chapters as a book
+  printshop build event-deck --layout foldover --paper a4   a card deck for a simplex printer
 """)
 @click.argument("products", nargs=-1)
 @source_option
@@ -113,9 +154,11 @@ Examples:
                    "PRINTSHOP_RENDER_TIMEOUT).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
 @click.option("--uncompressed", is_flag=True, hidden=True)
+@card_print_options
 @debug_option
 @handle_errors
-def build(products, source, out, paper, strict, jobs, timeout, quiet, uncompressed, debug):
+def build(products, source, out, paper, strict, jobs, timeout, quiet, uncompressed, debug,
+          card_options):
     """Build PRODUCTS (default: all in the manifest) into the output folder.
 
     Every input is checked first; if anything is wrong nothing is written and the previous
@@ -131,7 +174,8 @@ def build(products, source, out, paper, strict, jobs, timeout, quiet, uncompress
         out = Path(source) / "build" if source is not None else Path("build")
     report = build_project(source or default_source(), out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
-                           uncompressed=uncompressed, timeout=timeout)
+                           uncompressed=uncompressed, timeout=timeout,
+                           context_options={"card_options": card_options})
     _echo_problems(report.warnings, prefix="warning: ")
     if not quiet:
         for path in report.written:
@@ -171,6 +215,78 @@ Examples:
 """)
 def roll():
     """Roll random things (characters, hirelings) from the project's tables."""
+
+
+@roll.command("hirelings", epilog="""\b
+Examples:
+  printshop roll hirelings --count 9 --seed inn                 9 hirelings, build/hirelings-inn.pdf
+  printshop roll hirelings --seed inn --tier 2 --count 3        three Tier 2 experts
+  printshop roll hirelings --seed inn --format json --out -     as JSON on standard output
+  printshop roll hirelings --seed inn --format png --bleed      300 dpi PNGs for a virtual tabletop
+""")
+@click.option("--count", "-n", type=click.IntRange(1, 10_000), default=9, show_default=True,
+              help="How many hirelings.")
+@click.option("--seed", default=None, metavar="SEED",
+              help="Same seed, same hirelings (default: a fresh seed, printed).")
+@click.option("--tier", type=int, default=None,
+              help="Only this tier (default: tiers drawn by their chance of finding).")
+@click.option("--format", "output_format", type=click.Choice(["pdf", "json", "png"]),
+              default="pdf", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="PATH",
+              help="File (pdf, json; - is standard output for json) or folder (png). "
+                   "Default: build/hirelings-SEED.pdf, .json or build/hirelings-SEED/.")
+@click.option("--deck", default="hirelings", show_default=True,
+              help="The hireling deck file (decks/DECK.yaml): look, size and settings.")
+@click.option("--paper", type=click.Choice(PAPERS), default=None,
+              help="Paper (default: the manifest's).")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Render processes (default: one per core).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@source_option
+@functools.partial(card_print_options, with_format=False)
+@debug_option
+@handle_errors
+def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, quiet, source,
+              debug, card_options):
+    """Roll hireling cards: name, profession, tier, cost, expertise, Hit Dice, quirk."""
+    import re
+
+    from printshop.dice import new_pack_seed
+    from printshop.products.cards import hirelings_json, roll_hireling_pack
+
+    seed = seed if seed is not None else new_pack_seed()
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", seed):
+        raise PrintshopError.at("--seed", f"'{seed}': use up to 40 letters, digits, '.', '_' "
+                                "and '-' (it is printed on every card and names the file)")
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"printshop: {message}", err=True)
+
+    if output_format == "json" and out is not None and str(out) == "-":
+        from printshop.project import Project
+        from printshop.roll.hirelings import hireling_tables, roll_hirelings
+        from printshop.source.decks import load_deck
+
+        project = Project.load(source or default_source())
+        loaded = load_deck(project, deck, where=("--deck", None))
+        if loaded.spec.hirelings is None:
+            raise PrintshopError.at("--deck", f"deck '{deck}' is not a hireling deck")
+        tables = hireling_tables(project.tables, loaded.spec.hirelings, loaded.path)
+        if tier is not None and tier not in tables.tier_numbers:
+            raise PrintshopError.at("--tier", f"no tier {tier} (tiers: "
+                                    f"{', '.join(map(str, tables.tier_numbers))})")
+        click.echo(hirelings_json(roll_hirelings(tables, seed, count, tier)), nl=False)
+        return
+    written, rolled, warnings = roll_hireling_pack(
+        source or default_source(), seed, count, tier, output_format, out, paper,
+        card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict)
+    _echo_problems(warnings, prefix="warning: ")
+    if not quiet:
+        where = written[0].parent if output_format == "png" else written[0]
+        click.echo(f"wrote {where} ({len(rolled)} hireling{'s' if len(rolled) != 1 else ''}, "
+                   f"seed {seed})")
 
 
 def main():

@@ -21,6 +21,7 @@ from printshop.source.yamlfile import load_yaml
 PRODUCT_MODULES = {
     "guide": "printshop.products.guide",
     "reference": "printshop.products.reference",
+    "cards": "printshop.products.cards",
 }
 
 
@@ -33,6 +34,7 @@ class BuildContext:
     renderer: object | None = None    # printshop.render.pdf.Renderer while building
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
+    card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
 
     def warn(self, problem: Problem) -> None:
         if problem not in self.warnings:

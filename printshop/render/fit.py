@@ -45,7 +45,7 @@ def find_overflows(document) -> list[Overflow]:
     found: list[Overflow] = []
     pages_of: dict[str, set[int]] = {}
     for number, page in enumerate(document.pages, start=1):
-        for box in page._page_box.descendants():
+        for box in page._page_box.descendants(placeholders=True):
             element = getattr(box, "element", None)
             if element is None or "::" in (box.element_tag or ""):
                 continue
@@ -70,7 +70,7 @@ def _box_overflow(box):
     bottom = box.content_box_y() + box.height
     right = box.content_box_x() + box.width
     worst_bottom, worst_right = bottom, right
-    for child in box.descendants():
+    for child in box.descendants(placeholders=True):
         if child is box or getattr(child, "position_y", None) is None:
             continue
         if getattr(child, "height", None) in (None, "auto") or \

@@ -1,0 +1,1 @@
+"""Cards: sizes, imposition (where faces go on the sheet) and PNG export."""

@@ -1,0 +1,702 @@
+"""Card products: decks from `decks/*.yaml` (kind `deck`) and rolled hirelings (kind
+`hirelings`), imposed for home duplex, fold-over or a card printer, as PDF and/or PNG.
+
+The pipeline: deal or roll the cards (data) → impose them (geometry, printshop.cards) →
+render each face with its deck's template → lay the faces out on sheets → WeasyPrint on
+all cores → text that overflows its `data-fit` box is set again one size smaller, down to
+the smallest size its template allows → merge (PDF) or rasterise (PNG).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from markupsafe import Markup
+from pydantic import Field, model_validator
+
+from printshop.cards.imposition import (BLEED_MM, DEFAULT_MARGIN_MM, SAFE_MM, Box,
+                                        DoesNotFit, Face, Imposition, Page, impose,
+                                        impose_printshop)
+from printshop.cards.sizes import CardSize, load_card_sizes, unknown_size_message
+from printshop.errors import PrintshopError, Problem, Problems
+from printshop.output import BuildOutput
+from printshop.products import BuildContext, Product
+from printshop.products.common import base_url, jinja_environment, stylesheet
+from printshop.render.jinja import render_template
+from printshop.render.merge import merge_pdfs
+from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
+from printshop.source.decks import Card, Deck, load_deck
+from printshop.source.schema import Strict
+
+PAPER = Literal["letter", "a4", "a5", "a3", "digest"]
+STYLESHEETS = ("css/fonts.css", "css/cards.css")
+SHEET_TEMPLATE = "cards/sheet.html.j2"
+PAGES_PER_JOB = 24          # a few seconds of WeasyPrint per job, so all cores stay busy
+MAX_FIT_ROUNDS = 12
+PNG_DPI = 300
+FRAME_INSET_MM = 1.5        # the decorative frame: between the trim and the safe zone
+CLI_CARD_OPTIONS = ("layout", "flip", "size", "guides", "formats", "png_bleed")
+
+
+class CardOptions(Strict):
+    """Options every card product takes (the command line may override them)."""
+
+    paper: PAPER | None = None
+    layout: Literal["home", "foldover", "printshop"] = "home"
+    flip: Literal["long", "short"] = "long"
+    size: str | None = None          # a card size for every deck (default: each deck's)
+    margin: float = Field(default=DEFAULT_MARGIN_MM, ge=0, le=50)
+    guides: bool = False             # draw trim, bleed and safe-zone lines
+    formats: list[Literal["pdf", "png"]] = Field(default=["pdf"], min_length=1)
+    png_bleed: bool = False          # PNGs include the 3 mm bleed
+
+
+class CardsOptions(CardOptions):
+    kind: Literal["cards"]
+    decks: list[str] = Field(min_length=1)     # decks/ID.yaml, in print order
+    title: str | None = None
+    # for rolled decks (deal: hirelings): the seed, and how many cards
+    seed: str | None = Field(default=None, min_length=1, max_length=40,
+                             pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    per_tier: dict[int, int] | None = None     # tier → how many cards of that tier
+    count: int | None = Field(default=None, ge=1, le=10_000)  # tiers drawn by chance
+
+    @model_validator(mode="after")
+    def one_way_to_count(self):
+        if self.per_tier is not None and self.count is not None:
+            raise ValueError("give per_tier (cards per tier) or count (tiers drawn by their "
+                             "chance of finding), not both")
+        if self.per_tier is not None and any(n < 0 or n > 10_000
+                                             for n in self.per_tier.values()):
+            raise ValueError("per_tier: each count is a whole number from 0 to 10000")
+        return self
+
+
+@dataclass
+class Settings:
+    """The resolved print settings, and where each came from (for messages)."""
+
+    paper: str
+    paper_size: tuple[float, float]
+    layout: str
+    flip: str
+    margin: float
+    guides: bool
+    formats: list[str]
+    png_bleed: bool
+    size: CardSize | None            # forced size, else each deck's
+    size_where: tuple[str, int | None] | None = None
+
+
+@dataclass
+class DeckGroup:
+    deck: Deck
+    cards: list[Card]
+    size: CardSize
+    size_where: tuple[str, int | None]
+    imposition: Imposition | None = None
+
+
+@dataclass
+class FitState:
+    """How many sizes down each text box of each card is set: (group, card) → box → step.
+    A card may have several boxes (a name in a band, the body) that shrink separately."""
+
+    steps: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)
+
+    def of(self, group_index: int, card_index: int) -> dict[str, int]:
+        return self.steps.get((group_index, card_index), {})
+
+    def bumped(self, group_index: int, card_index: int, box: str) -> dict[str, int]:
+        steps = dict(self.of(group_index, card_index))
+        steps[box] = steps.get(box, 0) + 1
+        return steps
+
+
+def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) -> Settings:
+    options = product.options
+    override = getattr(ctx, "card_options", None) or {}
+    project = product.project
+    paper = product.paper(ctx)
+    layout = override.get("layout") or options.layout
+    forced = None
+    size_where = None
+    size_name = override.get("size") or options.size
+    if size_name:
+        sizes = load_card_sizes(project.root)
+        if override.get("size"):
+            size_where = ("--card-size", None)
+        else:
+            size_where = _manifest_where(product, "size")
+        if size_name not in sizes:
+            problems.add(size_where[0], unknown_size_message(size_name, sizes), size_where[1])
+        else:
+            forced = sizes[size_name]
+    formats = override.get("formats") or list(options.formats)
+    return Settings(
+        paper=paper, paper_size=project.paper_size_mm(paper), layout=layout,
+        flip=override.get("flip") or options.flip, margin=options.margin,
+        guides=bool(override.get("guides")) or options.guides, formats=formats,
+        png_bleed=override.get("png_bleed") if override.get("png_bleed") is not None
+        else options.png_bleed,
+        size=forced, size_where=size_where)
+
+
+def _manifest_where(product: Product, key: str) -> tuple[str, int | None]:
+    from printshop.errors import display_path
+    from printshop.source.yamlfile import load_yaml
+
+    path = product.project.manifest_path
+    if path is None:
+        return ("printshop.yaml", None)
+    doc = load_yaml(path)
+    return (display_path(path), doc.pos(("products", product.name, key)).line)
+
+
+def impose_groups(groups: list[DeckGroup], settings: Settings, problems: Problems) -> None:
+    width, height = settings.paper_size
+    for group in groups:
+        try:
+            group.imposition = impose(settings.layout, len(group.cards), group.size.width,
+                                      group.size.height, width, height, settings.margin,
+                                      settings.flip)
+        except DoesNotFit as exc:
+            where, line = group.size_where
+            problems.add(where, f"card size '{group.size.id}' on {settings.paper}: {exc}",
+                         line)
+
+
+# --- composing -----------------------------------------------------------------------------
+
+def _box_style(box) -> str:
+    if isinstance(box, dict):
+        x, y, w, h = box["x"], box["y"], box["width"], box["height"]
+    else:
+        x, y, w, h = box.x, box.y, box.width, box.height
+    return f"left: {x:.3f}mm; top: {y:.3f}mm; width: {w:.3f}mm; height: {h:.3f}mm;"
+
+
+def _box_data(box: Box) -> dict:
+    return {"x": box.x, "y": box.y, "width": box.width, "height": box.height}
+
+
+def face_geometry(size: CardSize, bleed: float) -> dict:
+    """The face's own frame: (0, 0) is the bleed corner; the card is `trim`."""
+    trim = Box(bleed, bleed, size.width, size.height)
+    return {"width": size.width + 2 * bleed, "height": size.height + 2 * bleed,
+            "bleed": bleed, "card_width": size.width, "card_height": size.height,
+            "full": _box_data(Box(0, 0, size.width + 2 * bleed, size.height + 2 * bleed)),
+            "trim": _box_data(trim), "safe": _box_data(trim.inset(SAFE_MM)),
+            "frame": _box_data(trim.inset(FRAME_INSET_MM)),
+            "safe_margin": SAFE_MM}
+
+
+class CardComposer:
+    """Renders faces (cached) and sheets to HTML."""
+
+    def __init__(self, project, settings: Settings, title: str):
+        self.project = project
+        self.settings = settings
+        self.title = title
+        self.env = jinja_environment(project, {"box": _box_style})
+        self._faces: dict[tuple, str] = {}
+
+    def front(self, group: DeckGroup, group_index: int, card_index: int, bleed: float,
+              steps: dict[str, int]) -> str:
+        key = ("front", group_index, card_index, bleed, tuple(sorted(steps.items())))
+        if key not in self._faces:
+            card = group.cards[card_index]
+            self._faces[key] = render_template(
+                self.env, card.template, card=card.data, deck=group.deck.theme,
+                face=face_geometry(group.size, bleed),
+                fit={"name": fit_name(group_index, card_index), "steps": steps})
+        return self._faces[key]
+
+    def back(self, group: DeckGroup, group_index: int, bleed: float) -> str:
+        key = ("back", group_index, bleed)
+        if key not in self._faces:
+            self._faces[key] = render_template(
+                self.env, group.deck.spec.back.template, deck=group.deck.theme,
+                face=face_geometry(group.size, bleed))
+        return self._faces[key]
+
+    def sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
+               fit: FitState) -> str:
+        imposition = group.imposition
+        shown = []
+        for page in pages:
+            faces = []
+            for face in page.faces:
+                if face.side == "front":
+                    html = self.front(group, group_index, face.card, face.bleed,
+                                      fit.of(group_index, face.card))
+                else:
+                    html = self.back(group, group_index, face.bleed)
+                faces.append({"side": face.side, "box": _box_style(face.bleed_box),
+                              "html": Markup(html)})
+            shown.append({
+                "width": page.width, "height": page.height, "side": page.side,
+                "faces": faces, "bleed": imposition.bleed,
+                "marks": page.cut_marks, "fold": page.fold,
+                "note": _note(page, imposition) if page.note else None,
+                "guides": _guides(page) if self.settings.guides else [],
+            })
+        return render_template(self.env, SHEET_TEMPLATE, pages=shown, title=self.title,
+                               deck=group.deck.theme, language=self.project.manifest.language)
+
+    def page_css(self, imposition: Imposition) -> Stylesheet:
+        page = imposition.pages[0]
+        rule = f"@page {{ size: {page.width:.3f}mm {page.height:.3f}mm; margin: 0;"
+        if imposition.bleed:
+            rule += f" bleed: {imposition.bleed:g}mm;"
+        return Stylesheet(text=rule + " }", label=f"card page {page.width:g}×{page.height:g}")
+
+
+def fit_name(group_index: int, card_index: int) -> str:
+    """Templates add ':BOX' (text, name …) to make each text box's data-fit name."""
+    return f"card-{group_index}-{card_index}"
+
+
+def _note(page: Page, imposition: Imposition) -> dict:
+    note = page.note
+    length = note.box.height if note.rotated else note.box.width
+    if imposition.layout == "home":
+        long_text = (f"Print at 100 % (actual size, no scaling), double-sided, flip on "
+                     f"{imposition.flip} edge")
+        short_text = f"Print at 100 %, duplex: flip on {imposition.flip} edge"
+    else:
+        long_text = "Print at 100 % (actual size, no scaling), fold on the dashed line"
+        short_text = "Print at 100 %, fold on the line"
+    # Roboto Condensed at 5.5 pt sets about 1.1 mm per character
+    text = long_text if len(long_text) * 1.1 <= length else short_text
+    box = note.box
+    if note.rotated:  # a horizontal strip, turned about its centre to run up the margin
+        cx, cy = box.x + box.width / 2, box.y + box.height / 2
+        strip = Box(cx - box.height / 2, cy - box.width / 2, box.height, box.width)
+        return {"text": text, "style": _box_style(strip), "rotated": True}
+    return {"text": text, "style": _box_style(box), "rotated": False}
+
+
+def _guides(page: Page) -> list[dict]:
+    lines = []
+    for face in page.faces:
+        if face.bleed:
+            lines.append({"kind": "bleed", **_box_data(face.bleed_box.inset(0.1))})
+        lines.append({"kind": "trim", **_box_data(face.trim)})
+        lines.append({"kind": "safe", **_box_data(face.safe_box)})
+    return lines
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+@dataclass
+class Chunk:
+    group_index: int
+    pages: list[Page]
+    first_page: int        # index of its first page in the whole document
+    cards: set[int]        # cards whose fronts it shows
+
+
+def chunks_of(groups: list[DeckGroup]) -> list[Chunk]:
+    chunks, page_no = [], 0
+    for gi, group in enumerate(groups):
+        pages = group.imposition.pages
+        step = PAGES_PER_JOB if group.imposition.layout != "foldover" else PAGES_PER_JOB // 2
+        for start in range(0, len(pages), step):
+            part = pages[start:start + step]
+            cards = {f.card for p in part for f in p.faces if f.side == "front"}
+            chunks.append(Chunk(gi, part, page_no, cards))
+            page_no += len(part)
+    return chunks
+
+
+def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
+                 fit: FitState, what: str) -> list[list[bytes]]:
+    """Each group's PDF chunks, every text box fitting.
+
+    The sheets are rendered once. Cards whose text overflows are then tried alone, one
+    size smaller at a time (a page per card: cheap), until they fit or reach their
+    template's smallest size (an error naming the card); only the sheets holding them are
+    rendered again.
+    """
+    chunks = chunks_of(groups)
+    results: dict[int, bytes] = {}
+    pending = list(range(len(chunks)))
+    for _round in range(MAX_FIT_ROUNDS):
+        if ctx.progress:
+            pages = sum(len(chunks[i].pages) for i in pending)
+            ctx.progress(f"{what}: rendering {pages} pages" if _round == 0 else
+                         f"{what}: rendering {pages} pages again with smaller text")
+        jobs = [_job(ctx, composer, groups[chunks[i].group_index], chunks[i].group_index,
+                     chunks[i].pages, fit) for i in pending]
+        rendered = ctx.renderer.render(jobs)
+        for warning in collect_warnings(rendered):
+            ctx.warn(warning)
+        problems = Problems()
+        again, overflowing = [], {}
+        for index, result in zip(pending, rendered):
+            found = _overflows_by_box(result)
+            if found:
+                again.append(index)
+                overflowing.update(found)
+            else:
+                results[index] = result.pdf
+        if not again:
+            break
+        cards = _shrink(composer, groups, fit, overflowing, problems)
+        problems.raise_if_any()
+        _fit_alone(ctx, composer, groups, fit, cards, what)
+        pending = again
+    else:
+        raise PrintshopError(Problem(SHEET_TEMPLATE, "cards still overflow after "
+                                     f"{MAX_FIT_ROUNDS} rounds"))
+    by_group: list[list[bytes]] = [[] for _ in groups]
+    for index, chunk in enumerate(chunks):
+        by_group[chunk.group_index].append(results[index])
+    return by_group
+
+
+def _job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group_index: int,
+         pages: list[Page], fit: FitState) -> RenderJob:
+    project = composer.project
+    return RenderJob(
+        html=composer.sheets(group, group_index, pages, fit),
+        stylesheets=tuple(stylesheet(project, s) for s in STYLESHEETS)
+        + (composer.page_css(group.imposition),),
+        roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
+        source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
+        fit_check=True)
+
+
+def _overflows_by_box(result) -> dict[tuple[int, int, str], object]:
+    found: dict[tuple[int, int, str], object] = {}
+    for overflow in result.overflows:
+        gi, ci, box = _card_of(overflow.name)
+        if gi is not None:
+            found.setdefault((gi, ci, box), overflow)
+    return found
+
+
+def _shrink(composer: CardComposer, groups: list[DeckGroup], fit: FitState,
+            overflowing: dict, problems: Problems) -> set[tuple[int, int]]:
+    """Set each overflowing box one size smaller; a box already at its smallest size is a
+    problem naming the card. Returns the cards that changed."""
+    changed = set()
+    for (gi, ci, box), overflow in sorted(overflowing.items()):
+        group = groups[gi]
+        html = composer.front(group, gi, ci, 0.0, fit.of(gi, ci))
+        smallest = _smallest_size(html, overflow.name)
+        smaller = fit.bumped(gi, ci, box)
+        if smallest is None and composer.front(group, gi, ci, 0.0, smaller) != html:
+            fit.steps[(gi, ci)] = smaller
+            changed.add((gi, ci))
+            continue
+        card = group.cards[ci]
+        what_box = "its text box" if box == "text" else f"its {box} box"
+        how = overflow.describe().replace(overflow.name, what_box)
+        at = (f"even at {smallest} pt, the smallest size {card.template} allows"
+              if smallest else f"and {card.template} does not shrink text")
+        problems.add(card.path, f"card {card.id} ({card.label}) of deck '{group.deck.id}': "
+                     f"the text does not fit: {how} {at}; shorten it", card.line)
+    return changed
+
+
+def _fit_alone(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
+               fit: FitState, cards: set[tuple[int, int]], what: str) -> None:
+    """Shrink `cards` rendered one per page (the text box is the same on any sheet)."""
+    for _round in range(MAX_FIT_ROUNDS):
+        if not cards:
+            return
+        if ctx.progress:
+            ctx.progress(f"{what}: setting the text of {len(cards)} card(s) smaller")
+        jobs, order = [], []
+        for gi in sorted({gi for gi, _ in cards}):
+            group = groups[gi]
+            width, height = group.size.width, group.size.height
+            # pages twice the card's height: text running past the card is laid out in
+            # full, so the overflow is measured, not cut off at the page's edge
+            pages = [Page(width, 2 * height, "front",
+                          [Face(ci, "front", Box(0, 0, width, height))])
+                     for g, ci in sorted(cards) if g == gi]
+            probe = DeckGroup(group.deck, group.cards, group.size, group.size_where,
+                              Imposition("probe", width, 2 * height, False, 1, None, None,
+                                         None, pages))
+            jobs.append(_job(ctx, composer, probe, gi, pages, fit))
+            order.append(gi)
+        overflowing = {}
+        for result in ctx.renderer.render(jobs):
+            overflowing.update(_overflows_by_box(result))
+        problems = Problems()
+        cards = _shrink(composer, groups, fit, overflowing, problems)
+        problems.raise_if_any()
+
+
+def _card_of(name: str) -> tuple[int | None, int | None, str]:
+    card, _, box = name.partition(":")
+    parts = card.split("-")
+    if len(parts) == 3 and parts[0] == "card" and parts[1].isdigit() and parts[2].isdigit():
+        return int(parts[1]), int(parts[2]), box or "text"
+    return None, None, ""
+
+
+def _smallest_size(html: str, fit_name: str) -> str | None:
+    """The size, if the box `fit_name` is set at the smallest its template allows (the
+    template then marks it data-fit-smallest="SIZE")."""
+    start = html.find(f'data-fit="{fit_name}"')
+    if start < 0:
+        return None
+    tag_end = html.find(">", start)
+    marker = 'data-fit-smallest="'
+    at = html.find(marker, start, tag_end)
+    if at < 0:
+        return None
+    end = html.find('"', at + len(marker))
+    return html[at + len(marker):end]
+
+
+def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
+                groups: list[DeckGroup], settings: Settings, project) -> None:
+    composer = CardComposer(project, settings, title)
+    fit = FitState()
+    if "pdf" in settings.formats:
+        parts = render_cards(ctx, composer, groups, fit, name)
+        outline, page = [], 0
+        for group in groups:
+            outline.append((group.deck.spec.title, page))
+            page += len(group.imposition.pages)
+        output.add(f"{name}.pdf", merge_pdfs([p for ps in parts for p in ps], title=title,
+                                             outline=outline))
+    if "png" in settings.formats:
+        output.add_tree(name, export_png(ctx, composer, groups, fit, settings, name))
+
+
+def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitState,
+               settings: Settings, name: str) -> dict[str, bytes]:
+    """One PNG per card front, and one per deck back (a deck's backs are all the same)."""
+    from printshop.cards.raster import pages_to_png
+
+    png_groups = []
+    for group in groups:
+        imposition = impose_printshop(len(group.cards), group.size.width, group.size.height)
+        imposition.pages = [p for p in imposition.pages
+                            if p.side == "front" or p.faces[0].card == 0]
+        png_groups.append(DeckGroup(group.deck, group.cards, group.size, group.size_where,
+                                    imposition))
+    parts = render_cards(ctx, composer, png_groups, fit, f"{name} (PNG)")
+    files: dict[str, bytes] = {}
+    for group_parts, group in zip(parts, png_groups):
+        part = merge_pdfs(group_parts)
+        pages = group.imposition.pages
+        sizes = [(group.size.width, group.size.height, BLEED_MM)] * len(pages)
+        images = pages_to_png(part, sizes, PNG_DPI, keep_bleed=settings.png_bleed)
+        for page, image in zip(pages, images):
+            card = group.cards[page.faces[0].card]
+            file_name = (f"{card.file_stem or card.id}-front.png" if page.side == "front"
+                         else f"{group.deck.spec.code}-back.png")
+            files[_file_safe(file_name)] = image
+    return files
+
+
+def _file_safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "._-" else "-" for c in name)
+
+
+# --- products ------------------------------------------------------------------------------
+
+class CardsProduct(Product):
+    kind = "cards"
+    Options = CardsOptions
+
+    def groups(self, ctx: BuildContext, problems: Problems) -> tuple[Settings, list[DeckGroup]]:
+        settings = resolve_settings(self, ctx, problems)
+        groups = []
+        path, line = _manifest_where(self, "decks")
+        for deck_id in self.options.decks:
+            try:
+                deck = load_deck(self.project, deck_id, where=(path, line))
+                cards = (self._rolled_cards(deck) if deck.spec.deal == "hirelings"
+                         else deck.cards)
+            except PrintshopError as exc:
+                problems.extend(exc)
+                continue
+            size, where = _group_size(deck, settings)
+            groups.append(DeckGroup(deck, cards, size, where))
+        if not problems:
+            impose_groups(groups, settings, problems)
+        return settings, groups
+
+    def _rolled_cards(self, deck: Deck) -> list[Card]:
+        from printshop.roll.hirelings import hireling_tables
+
+        options = self.options
+        if options.seed is None or (options.per_tier is None and options.count is None):
+            path, line = _manifest_where(self, "decks")
+            raise PrintshopError.at(path, f"products.{self.name}: deck '{deck.id}' is rolled: "
+                                    "give a seed and either per_tier (cards per tier) or "
+                                    "count", line)
+        tables = hireling_tables(self.project.tables, deck.spec.hirelings, deck.path)
+        if options.per_tier is not None:
+            unknown = sorted(set(options.per_tier) - set(tables.tier_numbers))
+            if unknown:
+                path, line = _manifest_where(self, "per_tier")
+                raise PrintshopError.at(path, f"products.{self.name}.per_tier: no tier "
+                                        f"{', '.join(map(str, unknown))} in "
+                                        f"tables/{tables.tiers_table.path.name} (tiers: "
+                                        f"{', '.join(map(str, tables.tier_numbers))})", line)
+        return hireling_cards(deck, tables, options.seed, per_tier=options.per_tier,
+                              count=options.count)
+
+    def check(self, ctx: BuildContext) -> None:
+        problems = Problems()
+        settings, groups = self.groups(ctx, problems)
+        problems.raise_if_any()
+        _check_templates(self.project, groups)
+
+    def build(self, ctx: BuildContext, output: BuildOutput) -> None:
+        problems = Problems()
+        settings, groups = self.groups(ctx, problems)
+        problems.raise_if_any()
+        title = self.options.title or " · ".join(g.deck.spec.title for g in groups)
+        build_cards(ctx, output, self.name, title, groups, settings, self.project)
+
+
+def hireling_cards(deck: Deck, tables, seed: str, per_tier: dict | None = None,
+                   count: int | None = None, tier: int | None = None) -> list[Card]:
+    """Rolled hireling cards (by tier when `per_tier`), then the deck's rules cards."""
+    from printshop.roll.hirelings import roll_hirelings
+
+    if per_tier is not None:
+        hirelings = [h for t in sorted(per_tier) for h in
+                     roll_hirelings(tables, seed, per_tier[t], tier=t)]
+    else:
+        hirelings = roll_hirelings(tables, seed, count or 0, tier=tier)
+    template = deck.spec.template or "cards/hireling.html.j2"
+    cards = [hireling_card(deck, tables, h, template, n + 1) for n, h in enumerate(hirelings)]
+    return cards + [c for c in deck.cards if c.data.get("kind") == "rules"]
+
+
+def hireling_card(deck: Deck, tables, hireling, template: str, number: int) -> Card:
+    data = {"kind": "hireling", **hireling.as_data(), "id": f"{deck.spec.code} · {hireling.id}",
+            "number": number}
+    tier = "" if hireling.forced_tier is None else f"-t{hireling.forced_tier}"
+    return Card(number=number, id=data["id"], template=template, data=data,
+                file_stem=f"{deck.spec.code}-{hireling.seed}{tier}-{hireling.index:03d}",
+                path=tables.professions.path, line=hireling.profession_line,
+                label=f"{hireling.name}, {hireling.profession}; quirk from "
+                      f"tables/{tables.quirks.path.name}:{hireling.quirk_line}")
+
+
+def _group_size(deck: Deck, settings: Settings) -> tuple[CardSize, tuple[str, int | None]]:
+    if settings.size is not None:
+        return settings.size, settings.size_where
+    from printshop.errors import display_path
+
+    return deck.size, (display_path(deck.path), deck.line_of("size") if "size" in
+                       deck.doc.data else None)
+
+
+def _check_templates(project, groups: list[DeckGroup]) -> None:
+    """Compile every template the build will use, so syntax errors show up in `check`."""
+    import jinja2
+
+    env = jinja_environment(project, {"box": _box_style})
+    names = {SHEET_TEMPLATE}
+    for group in groups:
+        names.add(group.deck.spec.back.template)
+        names.update(card.template for card in group.cards)
+    for name in sorted(names):
+        try:
+            env.get_template(name)
+        except jinja2.TemplateSyntaxError as exc:
+            raise PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
+                                    exc.lineno) from None
+        except jinja2.TemplateNotFound:
+            raise PrintshopError.at("templates", f"template not found: {name}") from None
+    for sheet in STYLESHEETS:
+        stylesheet(project, sheet)
+
+
+def hirelings_json(hirelings) -> str:
+    return json.dumps([h.as_data() for h in hirelings], indent=2, ensure_ascii=False) + "\n"
+
+
+PRODUCT = CardsProduct
+
+
+# --- printshop roll hirelings ----------------------------------------------------------------
+
+class _RollProduct(Product):
+    """Lets `roll hirelings` share the card settings of a manifest product."""
+
+    kind = "cards"
+    Options = CardsOptions
+
+
+def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fmt: str,
+                       out: Path | None, paper: str | None, card_options: dict,
+                       deck_id: str = "hirelings", jobs: int | None = None, progress=None,
+                       strict: bool = False) -> tuple[list[Path], list, list[Problem]]:
+    """Roll `count` hirelings and write them as a PDF, JSON or a folder of PNGs.
+
+    Returns the written paths, the hirelings and any warnings. Nothing is written unless
+    everything succeeded.
+    """
+    from printshop.output import write_atomic
+    from printshop.project import Project
+    from printshop.render.pdf import Renderer
+    from printshop.roll.hirelings import hireling_tables, roll_hirelings
+
+    project = Project.load(source)
+    deck = load_deck(project, deck_id, where=("--deck", None))
+    if deck.spec.deal != "hirelings":
+        raise PrintshopError.at("--deck", f"deck '{deck_id}' is not a hireling deck (its "
+                                "deal is not hirelings)")
+    tables = hireling_tables(project.tables, deck.spec.hirelings, deck.path)
+    if tier is not None and tier not in tables.tier_numbers:
+        raise PrintshopError.at("--tier", f"no tier {tier} in "
+                                f"tables/{tables.tiers_table.path.name} (tiers: "
+                                f"{', '.join(map(str, tables.tier_numbers))})")
+    hirelings = roll_hirelings(tables, seed, count, tier)
+    stem = f"hirelings-{seed}" + (f"-tier{tier}" if tier is not None else "")
+    if fmt == "json":
+        target = out or Path("build") / f"{stem}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return [write_atomic(target, hirelings_json(hirelings).encode("utf-8"))], hirelings, []
+    options = CardsOptions(kind="cards", decks=[deck_id], seed=seed, count=count,
+                           formats=[fmt])
+    product = _RollProduct(project, stem, options)
+    ctx = BuildContext(project=project, paper=paper, strict=strict, progress=progress,
+                       card_options={k: v for k, v in card_options.items() if k != "formats"})
+    problems = Problems()
+    settings = resolve_settings(product, ctx, problems)
+    template = deck.spec.template or "cards/hireling.html.j2"
+    cards = [hireling_card(deck, tables, h, template, n + 1) for n, h in enumerate(hirelings)]
+    size, where = _group_size(deck, settings)
+    groups = [DeckGroup(deck, cards, size, where)]
+    problems.raise_if_any()
+    impose_groups(groups, settings, problems)
+    problems.raise_if_any()
+    _check_templates(project, groups)
+    output = BuildOutput(Path("."))
+    with Renderer(processes=jobs) as renderer:
+        ctx.renderer = renderer
+        build_cards(ctx, output, stem, f"{deck.spec.title} (seed {seed})", groups, settings,
+                    project)
+    if strict and ctx.warnings:
+        raise PrintshopError([Problem(w.path, f"{w.message} (--strict: warnings are errors)",
+                                      w.line, w.column) for w in ctx.warnings])
+    written = []
+    if fmt == "pdf":
+        target = out or Path("build") / f"{stem}.pdf"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        written.append(write_atomic(target, output.files[f"{stem}.pdf"]))
+    else:
+        folder = out or Path("build") / stem
+        images = BuildOutput(folder)
+        for name, data in output.files.items():
+            images.add(name.split("/", 1)[1], data)
+        written = images.commit()
+    return written, hirelings, ctx.warnings

@@ -1,0 +1,1 @@
+"""Rollers: seeded generators that return plain data (never HTML)."""

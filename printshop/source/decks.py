@@ -1,0 +1,542 @@
+"""Card decks: `decks/ID.yaml`, one deck per file. A deck is data; its cards come from a
+table (inline, a table file inside `decks/`, or guide tables by id) dealt in one of four
+ways:
+
+* `rows`: one card per row;
+* `dice`: one card per way the dice can fall (2d6 → 36 cards), each showing the row of
+  every listed dice table for that total, so drawing a card stands in for rolling;
+* `playing-cards`: the 52 cards of a standard deck; each row names its `suits` and
+  `ranks` (`A-8`, `9-10`, `J-Q`, `K`), proven on load to cover every card exactly once;
+* `hirelings`: rolled by `printshop.roll.hirelings` (the deck file sets the look and the
+  roller's settings).
+
+Every deck may add rules cards (title + Markdown text), printed with the deck's back.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
+
+from pydantic import Field
+
+from printshop.cards.sizes import CardSize, load_card_sizes, unknown_size_message
+from printshop.dice import parse_dice
+from printshop.errors import PrintshopError, Problems
+from printshop.safepath import UnsafePath, resolve_inside
+from printshop.source.schema import Strict, validate
+from printshop.source.tables import (TABLE_ID_RE, ColumnSpec, Table, TableSpec, build_table,
+                                     load_table)
+from printshop.source.yamlfile import YamlDoc, load_yaml
+
+DECKS_FOLDER = "decks"
+HEX_COLOUR = r"^#[0-9a-fA-F]{6}$"
+SUITS = ("hearts", "diamonds", "clubs", "spades")
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+MAX_DICE_CARDS = 1296  # 4d6; more than that is not a deck anyone shuffles
+DEFAULT_TEMPLATES = {"rows": "cards/result.html.j2", "dice": "cards/dice.html.j2",
+                     "playing-cards": "cards/playing-card.html.j2",
+                     "hirelings": "cards/hireling.html.j2"}
+
+
+class DeckBack(Strict):
+    title: str = Field(min_length=1)
+    subtitle: str | None = None
+    emblem: str = Field(pattern=r"^[a-z][a-z0-9-]*$")  # templates/cards/emblems/NAME.svg
+    template: str = "cards/back.html.j2"
+
+
+class DeckFace(Strict):
+    """Which columns the front template shows where (for `rows` and `playing-cards`)."""
+
+    corner: str | None = None     # printed big in the corner
+    title: str | None = None      # the card's heading
+    text: list[str] = []          # paragraphs of the body
+    extra: list[str] = []         # labelled sections in the lower part of the card
+    note: str | None = None       # one small line above the id
+
+
+class RulesCard(Strict):
+    title: str = Field(min_length=1)
+    text: str = Field(min_length=1)  # block Markdown
+    table: str | None = None         # printed under the text: a guide table id, or a
+                                     # table file inside decks/ (tables/event-die.yaml)
+
+
+class HirelingSettings(Strict):
+    tiers: str = "hireling-tiers"
+    professions: str = "hireling-professions"
+    first_names: str = "hireling-first-names"
+    family_names: str = "hireling-family-names"
+    quirks: str = "hireling-quirks"
+    hit_die: str = "d6"                 # each Hit Die; a hireling has tier × this
+    zero_hd_hit_points: str = "1d4"     # a Tier 0 hireling has no Hit Dice
+    morale: str = Field(min_length=1)   # the reminder printed on every card
+
+
+class DeckSpec(Strict):
+    title: str = Field(min_length=1)
+    code: str = Field(pattern=r"^[A-Z][A-Z0-9]{0,5}$")  # printed in every card's id
+    description: str | None = None
+    size: str = "poker"
+    colour: str = Field(pattern=HEX_COLOUR)     # the deck's main colour (back, headings)
+    accent: str = Field(pattern=HEX_COLOUR)     # frames and ornaments
+    background: str = Field(default="#f7f1e5", pattern=HEX_COLOUR)  # behind the fronts
+    template: str | None = None                 # front template (default by deal)
+    rules_template: str = "cards/rules.html.j2"
+    back: DeckBack
+    deal: Literal["rows", "dice", "playing-cards", "hirelings"] = "rows"
+    face: DeckFace = DeckFace()
+    # the cards' data: inline (columns + rows), a table file inside decks/, or guide tables
+    columns: list[ColumnSpec] | None = None
+    rows: list[dict[str, Any]] | None = None
+    dice: str | None = None
+    roll_label: str | None = None
+    table: str | None = None
+    tables: list[str] | None = None
+    rules_cards: list[RulesCard] = []
+    hirelings: HirelingSettings | None = None
+
+
+@dataclass
+class Card:
+    number: int          # 1-based place in the deck
+    id: str              # printed on the card: "EV-07"
+    template: str
+    data: dict           # what the template reads as `card`
+    path: Path           # where its text comes from (for messages)
+    line: int | None
+    label: str           # how messages name it: "card EV-07 (7 of hearts)"
+    file_stem: str | None = None  # PNG file names (default: the id)
+
+
+@dataclass
+class Deck:
+    id: str
+    path: Path
+    spec: DeckSpec
+    doc: YamlDoc
+    size: CardSize
+    cards: list[Card] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+
+    def line_of(self, *loc) -> int:
+        return self.doc.pos(loc).line
+
+    @property
+    def theme(self) -> dict:
+        """What templates read as `deck`."""
+        spec = self.spec
+        return {"id": self.id, "title": spec.title, "code": spec.code,
+                "description": spec.description, "colour": spec.colour,
+                "accent": spec.accent, "background": spec.background,
+                "tint": mix(spec.colour, spec.background, 0.86),    # soft panels on the fronts
+                "shade": mix(spec.colour, "#ffffff", 0.10),    # the lattice on the back
+                "back": spec.back.model_dump(), "face": spec.face.model_dump(),
+                "size": self.size.id}
+
+
+def mix(colour: str, other: str, amount: float) -> str:
+    """`colour` moved `amount` of the way towards `other` (both #rrggbb)."""
+    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
+
+
+def deck_ids(project) -> list[str]:
+    folder = project.root / DECKS_FOLDER
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def load_deck(project, deck_id: str, where: tuple[Path | str, int | None] | None = None
+              ) -> Deck:
+    """The deck `decks/DECK_ID.yaml`, checked, with its cards dealt."""
+    path = project.root / DECKS_FOLDER / f"{deck_id}.yaml"
+    if not TABLE_ID_RE.match(deck_id) or not path.is_file():
+        known = deck_ids(project)
+        close = difflib.get_close_matches(deck_id, known, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        place, line = where or (project.root, None)
+        raise PrintshopError.at(place, f"no deck '{deck_id}' in {DECKS_FOLDER}/{hint}; "
+                                f"decks: {', '.join(known) or 'none'}", line)
+    doc = load_yaml(path, keep_going=True)
+    if not isinstance(doc.data, dict):
+        raise PrintshopError.at(path, "a deck file is a mapping (title, code, back, cards …)",
+                                1)
+    spec = validate(doc, DeckSpec)
+    problems = Problems()
+    sizes = load_card_sizes(project.root)
+    size = sizes.get(spec.size)
+    if size is None:
+        pos = doc.pos(("size",))
+        problems.add(path, f"size: {unknown_size_message(spec.size, sizes)}", pos.line,
+                     pos.column)
+    deck = Deck(deck_id, path, spec, doc, size)  # type: ignore[arg-type]
+    _check_templates(project, deck, problems)
+    _check_sources(deck, problems)
+    problems.raise_if_any()
+    if spec.deal == "hirelings":
+        _check_hireling_settings(project, deck, problems)
+    else:
+        deck.tables = _source_tables(project, deck, problems)
+        problems.raise_if_any()
+        _check_face(deck, problems)
+        problems.raise_if_any()
+        deal = {"rows": _deal_rows, "dice": _deal_dice, "playing-cards": _deal_playing_cards}
+        deal[spec.deal](deck, problems)
+    problems.raise_if_any()
+    add_rules_cards(deck, project, problems)
+    problems.raise_if_any()
+    return deck
+
+
+def card_id(code: str, number: int, total: int) -> str:
+    return f"{code}-{number:0{max(2, len(str(total)))}d}"
+
+
+def add_rules_cards(deck: Deck, project, problems: Problems) -> None:
+    """The deck's rules cards, after its other cards. Rolled decks number them R1, R2 …
+    (their other cards are numbered by the roll)."""
+    rolled = deck.spec.deal == "hirelings"
+    start = 0 if rolled else len(deck.cards)
+    total = start + len(deck.spec.rules_cards)
+    for i, rules in enumerate(deck.spec.rules_cards):
+        number = start + i + 1
+        table = None
+        if rules.table is not None:
+            found = _table_named(project, deck, rules.table, ("rules_cards", i, "table"),
+                                 problems)
+            table = _compact_table(found) if found else None
+        deck.cards.append(Card(
+            number=number, id=f"{deck.spec.code}-R{i + 1}" if rolled else "",
+            template=deck.spec.rules_template,
+            data={"kind": "rules", "title": rules.title, "text": rules.text, "table": table},
+            path=deck.path, line=deck.line_of("rules_cards", i),
+            label=f"rules card '{rules.title}'"))
+    for card in deck.cards:
+        if not rolled:  # padded to the deck's final size: EV-01 … EV-53
+            card.id = card_id(deck.spec.code, card.number, total)
+        card.data["id"] = card.id
+        card.data["number"] = card.number
+
+
+def _compact_table(table: Table) -> dict:
+    columns = table.printed_columns
+    return {"title": table.title, "dice": table.dice.text if table.dice else None,
+            "labels": [c.label for c in columns],
+            "rows": [{"roll": row.roll_text, "cells": [row.get(c.key) for c in columns]}
+                     for row in table.rows]}
+
+
+# --- checks ------------------------------------------------------------------------------
+
+def check_template_name(project, name: str) -> str | None:
+    """None if `name` is a template inside the template folders, else why not."""
+    parts = PurePosixPath(name).parts
+    if not name or name.startswith(("/", "\\")) or ".." in parts or "\\" in name or \
+            re.match(r"^[A-Za-z]:", name):
+        return (f"template '{name}' is outside the project: give a path inside templates/ "
+                "(such as cards/my-card.html.j2)")
+    for folder in project.template_dirs:
+        candidate = folder / name
+        if candidate.exists():
+            try:
+                resolve_inside(candidate, [folder], allow_absolute=True)
+            except UnsafePath as exc:
+                return f"template '{name}' {exc}"
+            return None
+    return (f"template '{name}' not found in "
+            f"{' or '.join(_shown_folder(project, f) for f in project.template_dirs)}")
+
+
+def _shown_folder(project, folder: Path) -> str:
+    try:
+        return folder.relative_to(project.root).as_posix() + "/"
+    except ValueError:
+        return "printshop's templates/"
+
+
+def _check_templates(project, deck: Deck, problems: Problems) -> None:
+    spec = deck.spec
+    template = spec.template or DEFAULT_TEMPLATES[spec.deal]
+    checks = [(("template",), template), (("rules_template",), spec.rules_template),
+              (("back", "template"), spec.back.template),
+              (("back", "emblem"), f"cards/emblems/{spec.back.emblem}.svg")]
+    for loc, name in checks:
+        why = check_template_name(project, name)
+        if why:
+            pos = deck.doc.pos(loc)
+            problems.add(deck.path, f"{'.'.join(loc)}: {why}", pos.line, pos.column)
+
+
+def _check_sources(deck: Deck, problems: Problems) -> None:
+    spec = deck.spec
+    given = [name for name, value in (("rows", spec.rows), ("table", spec.table),
+                                      ("tables", spec.tables)) if value is not None]
+    if spec.deal == "hirelings":
+        if given or spec.columns is not None:
+            problems.add(deck.path, "deal: hirelings rolls its cards; remove "
+                         f"{', '.join(given or ['columns'])}", deck.line_of(given[0]
+                                                                             if given else
+                                                                             "columns"))
+        if spec.hirelings is None:
+            problems.add(deck.path, "deal: hirelings needs a 'hirelings:' section (tables, "
+                         "hit_die, zero_hd_hit_points, morale)", 1)
+        return
+    if spec.hirelings is not None:
+        problems.add(deck.path, "'hirelings:' is only for deal: hirelings",
+                     deck.line_of("hirelings"))
+    if len(given) != 1:
+        problems.add(deck.path, "a deck needs its cards' data from exactly one of: rows "
+                     "(with columns), table (a table file in decks/), tables (guide tables "
+                     f"by id); found {', '.join(given) or 'none'}", 1)
+        return
+    if spec.rows is not None and spec.columns is None:
+        problems.add(deck.path, "rows need 'columns' (as in a table file)",
+                     deck.line_of("rows"))
+    if spec.rows is None and (spec.columns is not None or spec.dice is not None):
+        key = "columns" if spec.columns is not None else "dice"
+        problems.add(deck.path, f"'{key}' goes with inline rows; the table file or guide "
+                     "table declares its own", deck.line_of(key))
+    if spec.tables is not None and spec.deal == "rows" and len(spec.tables) != 1:
+        problems.add(deck.path, "deal: rows takes one table (deal: dice may combine several)",
+                     deck.line_of("tables"))
+    if spec.tables is not None and spec.deal == "playing-cards":
+        problems.add(deck.path, "deal: playing-cards needs rows with suits and ranks, not "
+                     "guide tables", deck.line_of("tables"))
+
+
+def _source_tables(project, deck: Deck, problems: Problems) -> list[Table]:
+    spec = deck.spec
+    if spec.rows is not None:
+        table_spec = TableSpec(title=spec.title, description=spec.description, dice=spec.dice,
+                               roll_label=spec.roll_label, columns=spec.columns,
+                               rows=spec.rows)
+        try:
+            return [build_table(deck.id, table_spec, deck.doc)]
+        except PrintshopError as exc:
+            problems.extend(exc)
+            return []
+    if spec.table is not None:
+        found = _table_named(project, deck, spec.table, ("table",), problems, file_only=True)
+        return [found] if found else []
+    tables = []
+    for i, table_id in enumerate(spec.tables or []):
+        found = _table_named(project, deck, table_id, ("tables", i), problems,
+                             guide_only=True)
+        if found:
+            tables.append(found)
+    return tables
+
+
+def _table_named(project, deck: Deck, name: str, loc: tuple, problems: Problems,
+                 file_only: bool = False, guide_only: bool = False) -> Table | None:
+    """A table file inside decks/ (`tables/x.yaml`, relative to the deck file) or a guide
+    table by id (`tables/ID.yaml` of the project)."""
+    pos = deck.doc.pos(loc)
+    label = ".".join(str(part) if not isinstance(part, int) else f"[{part}]" for part in loc)
+    label = label.replace(".[", "[")
+    if name.endswith((".yaml", ".yml")) and not guide_only:
+        decks_folder = deck.path.parent
+        try:
+            path = resolve_inside(name, [decks_folder], base=decks_folder)
+        except UnsafePath as exc:
+            problems.add(deck.path, f"{label}: '{name}' {exc} (a deck's own table file lives "
+                         f"inside {DECKS_FOLDER}/)", pos.line, pos.column)
+            return None
+        try:
+            return load_table(path, Path(name).stem)
+        except PrintshopError as exc:
+            problems.extend(exc)
+            return None
+    if file_only:
+        problems.add(deck.path, f"{label}: give a table file inside {DECKS_FOLDER}/ (such as "
+                     f"tables/my-table.yaml); for a guide table use 'tables: [{name}]'",
+                     pos.line, pos.column)
+        return None
+    guide_tables = project.tables
+    if name not in guide_tables:
+        close = difflib.get_close_matches(name, list(guide_tables), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        problems.add(deck.path, f"{label}: no table '{name}' in tables/{hint}", pos.line,
+                     pos.column)
+        return None
+    return guide_tables[name]
+
+
+def _check_face(deck: Deck, problems: Problems) -> None:
+    face = deck.spec.face
+    if not deck.tables:
+        return
+    keys = {c.key for t in deck.tables for c in t.columns}
+    slots = [("corner", face.corner), ("title", face.title), ("note", face.note)]
+    slots += [(("text", i), key) for i, key in enumerate(face.text)]
+    slots += [(("extra", i), key) for i, key in enumerate(face.extra)]
+    for slot, key in slots:
+        if key is not None and key not in keys:
+            loc = ("face",) + (slot if isinstance(slot, tuple) else (slot,))
+            pos = deck.doc.pos(loc)
+            close = difflib.get_close_matches(key, sorted(keys), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            problems.add(deck.path, f"face: no column '{key}' in the deck's table{hint}; "
+                         f"columns: {', '.join(sorted(keys))}", pos.line, pos.column)
+
+
+def _check_hireling_settings(project, deck: Deck, problems: Problems) -> None:
+    settings = deck.spec.hirelings
+    tables = project.tables
+    for key in ("tiers", "professions", "first_names", "family_names", "quirks"):
+        table_id = getattr(settings, key)
+        if table_id not in tables:
+            pos = deck.doc.pos(("hirelings", key))
+            problems.add(deck.path, f"hirelings.{key}: no table '{table_id}' in tables/",
+                         pos.line, pos.column)
+    for key in ("hit_die", "zero_hd_hit_points"):
+        try:
+            parse_dice(getattr(settings, key))
+        except ValueError as exc:
+            pos = deck.doc.pos(("hirelings", key))
+            problems.add(deck.path, f"hirelings.{key}: {exc}", pos.line, pos.column)
+
+
+# --- dealing -----------------------------------------------------------------------------
+
+def _fields(table: Table, row) -> dict:
+    return dict(row.values)
+
+
+def _columns(table: Table) -> list[dict]:
+    return [{"key": c.key, "label": c.label, "type": c.type, "print": c.print}
+            for c in table.columns]
+
+
+def _labels(table: Table) -> dict[str, str]:
+    return {c.key: c.label for c in table.columns}
+
+
+def _deal_rows(deck: Deck, problems: Problems) -> None:
+    table = deck.tables[0]
+    for i, row in enumerate(table.rows):
+        number = i + 1
+        title = row.get(deck.spec.face.title) if deck.spec.face.title else None
+        deck.cards.append(Card(
+            number=number, id="", template=_front_template(deck),
+            data={"kind": "row", "fields": _fields(table, row), "roll": row.roll_text,
+                  "dice": table.dice.text if table.dice else None,
+                  "columns": _columns(table), "labels": _labels(table)},
+            path=table.path, line=row.line,
+            label=f"row {number}" + (f": {title}" if title else "")))
+
+
+def _deal_dice(deck: Deck, problems: Problems) -> None:
+    tables = deck.tables
+    dice_of = {t.dice.text if t.dice else None for t in tables}
+    if None in dice_of or len(dice_of) != 1:
+        problems.add(deck.path, "deal: dice needs dice tables that all use the same dice "
+                     f"(found: {', '.join(sorted(str(d) for d in dice_of))})",
+                     deck.line_of("deal"))
+        return
+    dice = tables[0].dice
+    combinations = dice.sides ** dice.count
+    if combinations > MAX_DICE_CARDS:
+        problems.add(deck.path, f"deal: dice: {dice.text} falls {combinations} ways, too many "
+                     f"cards (at most {MAX_DICE_CARDS})", deck.line_of("deal"))
+        return
+    for i, faces in enumerate(itertools.product(range(1, dice.sides + 1), repeat=dice.count)):
+        total = 10 * faces[0] + faces[1] if dice.d66 else sum(faces) + dice.modifier
+        sections = []
+        for table in tables:
+            row = table.row_for(total)
+            sections.append({"table": table.id, "title": table.title,
+                             "fields": _fields(table, row), "columns": _columns(table),
+                             "roll": row.roll_text})
+        deck.cards.append(Card(
+            number=i + 1, id="", template=_front_template(deck),
+            data={"kind": "dice", "dice": dice.text, "faces": list(faces), "total": total,
+                  "sections": sections},
+            path=deck.path, line=deck.line_of("tables"),
+            label=f"{dice.text} = {total} ({' + '.join(map(str, faces))})"))
+
+
+_RANK_RANGE_RE = re.compile(r"^\s*(A|[1-9]|10|J|Q|K)\s*(?:[-–]\s*(A|[1-9]|10|J|Q|K))?\s*$",
+                            re.IGNORECASE)
+
+
+def parse_ranks(text: str) -> list[str]:
+    """`A-8`, `1-8` (1 is the ace), `9-10`, `J-Q`, `K` → ranks in order."""
+    match = _RANK_RANGE_RE.match(str(text))
+    if not match:
+        raise ValueError(f"'{text}' is not a rank or a range of ranks (A, 2-10, J, Q, K; "
+                         "e.g. A-8, 9-10, J-Q)")
+
+    def index(rank: str) -> int:
+        rank = rank.upper()
+        return 0 if rank in ("A", "1") else RANKS.index(rank)
+
+    low = index(match[1])
+    high = index(match[2]) if match[2] else low
+    if high < low:
+        raise ValueError(f"'{text}' runs backwards")
+    return list(RANKS[low:high + 1])
+
+
+def _deal_playing_cards(deck: Deck, problems: Problems) -> None:
+    table = deck.tables[0]
+    keys = {c.key: c for c in table.columns}
+    if "suits" not in keys or "ranks" not in keys or keys["suits"].type != "list":
+        problems.add(deck.path, "deal: playing-cards needs columns 'suits' (type: list) and "
+                     "'ranks'", deck.line_of("columns"))
+        return
+    owner: dict[tuple[str, str], int] = {}
+    dealt: dict[tuple[str, str], Any] = {}
+    for i, row in enumerate(table.rows):
+        bad = [s for s in row["suits"] if s not in SUITS]
+        if bad:
+            pos = deck.doc.pos(("rows", i, "suits"))
+            problems.add(deck.path, f"suits: {', '.join(bad)} is not a suit "
+                         f"({', '.join(SUITS)})", pos.line, pos.column)
+            continue
+        try:
+            ranks = parse_ranks(row["ranks"])
+        except ValueError as exc:
+            pos = deck.doc.pos(("rows", i, "ranks"))
+            problems.add(deck.path, f"ranks: {exc}", pos.line, pos.column)
+            continue
+        for suit in row["suits"]:
+            for rank in ranks:
+                if (suit, rank) in owner:
+                    problems.add(deck.path, f"the {rank} of {suit} is already dealt by the row "
+                                 f"on line {owner[(suit, rank)]}", row.line)
+                    continue
+                owner[(suit, rank)] = row.line
+                dealt[(suit, rank)] = row
+    missing = [f"{rank} of {suit}" for suit in SUITS for rank in RANKS
+               if (suit, rank) not in owner]
+    if missing and not problems:
+        shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6
+                                          else "")
+        problems.add(deck.path, f"no row deals {shown}: every card of the 52 needs exactly one "
+                     "row", deck.line_of("rows"))
+    if problems:
+        return
+    number = 0
+    for suit in SUITS:
+        for rank in RANKS:
+            row = dealt[(suit, rank)]
+            number += 1
+            deck.cards.append(Card(
+                number=number, id="", template=_front_template(deck),
+                data={"kind": "playing-card", "suit": suit, "rank": rank,
+                      "rank_value": RANKS.index(rank) + 1,
+                      "red": suit in ("hearts", "diamonds"),
+                      "fields": _fields(table, row), "columns": _columns(table),
+                      "labels": _labels(table)},
+                path=deck.path, line=row.line, label=f"{rank} of {suit}"))
+
+
+def _front_template(deck: Deck) -> str:
+    return deck.spec.template or DEFAULT_TEMPLATES[deck.spec.deal]

@@ -1,0 +1,256 @@
+"""Decks as data: dealing, counts, and the messages a deck file's mistakes get."""
+
+from __future__ import annotations
+
+import itertools
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from printshop.errors import PrintshopError
+from printshop.project import Project
+from printshop.source.decks import RANKS, SUITS, load_deck, parse_ranks
+
+from conftest import RULES_SRC
+
+
+@pytest.fixture(scope="module")
+def project() -> Project:
+    return Project.load(RULES_SRC)
+
+
+def test_the_event_deck_is_the_52_playing_cards_plus_a_rules_card(project):
+    deck = load_deck(project, "event")
+    playing = [c for c in deck.cards if c.data["kind"] == "playing-card"]
+    rules = [c for c in deck.cards if c.data["kind"] == "rules"]
+    assert len(playing) == 52 and len(rules) == 1
+    assert sorted((c.data["suit"], c.data["rank"]) for c in playing) == sorted(
+        itertools.product(SUITS, RANKS))
+    assert [c.id for c in deck.cards] == [f"EV-{n:02d}" for n in range(1, 54)]
+
+
+def test_event_results_follow_the_suits_and_ranks(project):
+    deck = load_deck(project, "event")
+    result = {(c.data["suit"], c.data["rank"]): c.data["fields"] for c in deck.cards
+              if c.data["kind"] == "playing-card"}
+    expected = {"hearts": ("Exhaustion", "Exhausted!"),
+                "diamonds": ("Timer or Event", "Alert!"),
+                "clubs": ("Spoor", "Lost!"), "spades": ("Encounter", "Encounter!")}
+    for suit, (name, running) in expected.items():
+        for rank in ("A", "2", "3", "4", "5", "6", "7", "8"):
+            assert result[(suit, rank)]["result"] == name
+            assert running in result[(suit, rank)]["running"]
+    for suit in SUITS:
+        assert result[(suit, "9")]["result"] == result[(suit, "10")]["result"] == "Light"
+        assert "Dropped torch!" in result[(suit, "10")]["running"]
+        assert result[(suit, "J")]["result"] == result[(suit, "Q")]["result"] == \
+            "Magic Expires"
+        assert "Trip!" in result[(suit, "Q")]["running"]
+        assert result[(suit, "K")]["result"] == "Reshuffle"
+
+
+def test_the_event_rules_card_carries_the_event_die(project):
+    rules = load_deck(project, "event").cards[-1].data
+    assert "every two turns" in rules["text"]
+    assert "Running" in rules["text"]
+    table = rules["table"]
+    assert table["dice"] == "1d6" and len(table["rows"]) == 6
+    assert table["rows"][0]["cells"] == ["Encounter", "Encounter!"]
+
+
+def test_the_encounter_deck_is_one_card_per_way_two_dice_fall(project):
+    deck = load_deck(project, "encounter")
+    dice_cards = [c for c in deck.cards if c.data["kind"] == "dice"]
+    assert len(dice_cards) == 36
+    totals = Counter(c.data["total"] for c in dice_cards)
+    assert totals == Counter(a + b for a in range(1, 7) for b in range(1, 7))
+    tables = {t.id: t for t in deck.tables}
+    for card in dice_cards:
+        total = card.data["total"]
+        awareness, reaction = card.data["sections"]
+        assert awareness["fields"] == tables["encounter-awareness"].row_for(total).values
+        assert reaction["fields"] == tables["encounter-reactions"].row_for(total).values
+    ambush = next(c for c in dice_cards if c.data["total"] == 2)
+    assert "Ambush" in ambush.data["sections"][0]["fields"]["result"]
+    assert ambush.data["sections"][1]["fields"]["attitude"] == "Hostile"
+
+
+@pytest.mark.parametrize("deck_id, rows", [("fumbles", 17), ("crit-1", 7), ("crit-2", 13),
+                                           ("crit-3", 15)])
+def test_table_decks_have_one_card_per_row_with_its_roll(project, deck_id, rows):
+    deck = load_deck(project, deck_id)
+    row_cards = [c for c in deck.cards if c.data["kind"] == "row"]
+    assert len(row_cards) == rows == len(deck.tables[0].rows)
+    numbers = [c.data["fields"]["number"] for c in row_cards]
+    assert numbers[0] == "0 or less" and numbers[-1] == f"{rows - 1} or more"
+    assert numbers[1:-1] == [str(n) for n in range(1, rows - 1)]
+    assert all(c.data["fields"]["effect"] for c in row_cards)
+    assert len({c.id for c in deck.cards}) == len(deck.cards)
+
+
+def test_fumble_cards_say_which_fumble_dice_reach_them(project):
+    fields = {c.data["fields"]["number"]: c.data["fields"]["dice"]
+              for c in load_deck(project, "fumbles").cards if c.data["kind"] == "row"}
+    assert "d4" in fields["4"] and "d4" not in fields["5"]
+    assert "d8" in fields["8"] and "d8" not in fields["9"]
+    assert "d12" in fields["12"] and "d12" not in fields["13"]
+    assert "Luck" in fields["0 or less"]
+
+
+def test_each_deck_has_its_own_back(project):
+    backs = set()
+    for deck_id in ("event", "encounter", "fumbles", "crit-1", "crit-2", "crit-3",
+                    "hirelings"):
+        spec = load_deck(project, deck_id).spec
+        backs.add((spec.colour, spec.back.title, spec.back.emblem))
+    assert len(backs) == 7
+
+
+def test_ranks():
+    assert parse_ranks("A-8") == ["A", "2", "3", "4", "5", "6", "7", "8"]
+    assert parse_ranks("1-8") == parse_ranks("A-8")
+    assert parse_ranks("J-Q") == ["J", "Q"]
+    assert parse_ranks("K") == ["K"]
+    with pytest.raises(ValueError):
+        parse_ranks("Q-J")
+    with pytest.raises(ValueError):
+        parse_ranks("11")
+
+
+# --- mistakes ------------------------------------------------------------------------------
+
+def write_deck(project_dir: Path, name: str, text: str) -> Path:
+    path = project_dir / "decks" / f"{name}.yaml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+GOOD = """\
+    title: Test deck
+    code: TD
+    colour: "#224466"
+    accent: "#ddccaa"
+    back: {title: Test, emblem: torch}
+    face: {title: name, text: [effect]}
+    columns:
+      - {key: name, label: Name}
+      - {key: effect, label: Effect}
+    rows:
+      - {name: One, effect: First}
+      - {name: Two, effect: Second}
+"""
+
+
+def problem_of(project_dir: Path, deck: str) -> str:
+    with pytest.raises(PrintshopError) as caught:
+        load_deck(Project.load(project_dir), deck)
+    return "\n".join(str(p) for p in caught.value.problems)
+
+
+def test_a_good_small_deck_loads(project_copy):
+    write_deck(project_copy, "test", GOOD)
+    deck = load_deck(Project.load(project_copy), "test")
+    assert [c.id for c in deck.cards] == ["TD-01", "TD-02"]
+    assert deck.cards[1].line == 12 and deck.cards[1].path.name == "test.yaml"
+
+
+def test_a_missing_field_names_the_file_and_line(project_copy):
+    write_deck(project_copy, "test", GOOD.replace('    code: TD\n', ''))
+    message = problem_of(project_copy, "test")
+    assert "test.yaml:1" in message and "code: missing" in message
+
+
+def test_a_row_missing_a_column_names_its_line(project_copy):
+    write_deck(project_copy, "test", GOOD.replace("{name: Two, effect: Second}",
+                                                  "{name: Two}"))
+    message = problem_of(project_copy, "test")
+    assert "test.yaml:12" in message and "missing column 'effect'" in message
+
+
+def test_an_unknown_card_size_is_named(project_copy):
+    write_deck(project_copy, "test", GOOD.replace("code: TD\n", "code: TD\n    size: pokr\n"))
+    message = problem_of(project_copy, "test")
+    assert "test.yaml:3" in message and "unknown card size 'pokr'" in message
+    assert "did you mean 'poker'" in message
+
+
+def test_a_project_adds_its_own_card_size(project_copy):
+    (project_copy / "card-sizes.yaml").write_text(textwrap.dedent("""\
+        title: Our card sizes
+        columns:
+          - {key: id, label: Size}
+          - {key: name, label: Name}
+          - {key: width, label: Width, type: number}
+          - {key: height, label: Height, type: number}
+        rows:
+          - {id: square, name: Square, width: 70, height: 70}
+        """))
+    write_deck(project_copy, "test", GOOD.replace("code: TD\n", "code: TD\n    size: square\n"))
+    deck = load_deck(Project.load(project_copy), "test")
+    assert (deck.size.width, deck.size.height) == (70, 70)
+
+
+@pytest.mark.parametrize("template", ["../../../etc/passwd", "/etc/passwd",
+                                      "cards/../../../x.j2"])
+def test_a_template_outside_the_project_is_refused(project_copy, template):
+    write_deck(project_copy, "test", GOOD.replace("code: TD\n",
+                                                  f"code: TD\n    template: {template}\n"))
+    message = problem_of(project_copy, "test")
+    assert "test.yaml:3" in message and "outside the project" in message
+
+
+def test_a_missing_template_is_named(project_copy):
+    write_deck(project_copy, "test", GOOD.replace("code: TD\n",
+                                                  "code: TD\n    template: cards/nope.html.j2\n"))
+    message = problem_of(project_copy, "test")
+    assert "test.yaml:3" in message and "not found" in message
+
+
+def test_a_face_slot_naming_no_column_is_caught(project_copy):
+    write_deck(project_copy, "test", GOOD.replace("text: [effect]", "text: [efect]"))
+    message = problem_of(project_copy, "test")
+    assert "test.yaml:6" in message and "did you mean 'effect'" in message
+
+
+def test_playing_cards_must_all_be_dealt_exactly_once(project_copy):
+    text = (RULES_SRC / "decks" / "event.yaml").read_text()
+    write_deck(project_copy, "gap", text.replace("ranks: A-8\n", "ranks: A-7\n", 1))
+    assert "no row deals 8 of hearts" in problem_of(project_copy, "gap")
+    write_deck(project_copy, "twice", text.replace("ranks: 9-10", "ranks: 8-10", 1))
+    message = problem_of(project_copy, "twice")
+    assert "already dealt by the row on line" in message and "twice.yaml:" in message
+
+
+def test_a_deck_table_file_must_be_inside_decks(project_copy):
+    (project_copy / "decks" / "tables" / "mine.yaml").write_text(textwrap.dedent("""\
+        title: Mine
+        columns:
+          - {key: name, label: Name}
+        rows:
+          - {name: Alpha}
+          - {name: Beta}
+          - {name: Gamma}
+        """))
+    base = GOOD.split("columns:")[0].replace("text: [effect]", "text: []")
+    write_deck(project_copy, "fromfile", base + "table: tables/mine.yaml\n")
+    deck = load_deck(Project.load(project_copy), "fromfile")
+    assert [c.data["fields"]["name"] for c in deck.cards] == ["Alpha", "Beta", "Gamma"]
+    write_deck(project_copy, "escape", base + "table: ../tables/armour.yaml\n")
+    assert "outside the project" in problem_of(project_copy, "escape")
+
+
+def test_a_guide_table_becomes_a_deck_by_id(project_copy):
+    base = GOOD.split("columns:")[0].replace("face: {title: name, text: [effect]}",
+                                             "face: {title: mishap}")
+    write_deck(project_copy, "mishaps", base + "tables: [fumble-mishaps]\n")
+    deck = load_deck(Project.load(project_copy), "mishaps")
+    assert len(deck.cards) == len(Project.load(project_copy).tables["fumble-mishaps"].rows)
+    write_deck(project_copy, "typo", base + "tables: [fumble-mishap]\n")
+    assert "did you mean 'fumble-mishaps'" in problem_of(project_copy, "typo")
+
+
+def test_an_unknown_deck_is_named_with_the_known_ones(project):
+    with pytest.raises(PrintshopError, match="no deck 'evnt'.*did you mean 'event'"):
+        load_deck(project, "evnt")
