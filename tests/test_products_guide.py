@@ -91,9 +91,10 @@ def test_bookmarks_are_the_chapters_and_their_sections(reader):
 
 
 def test_every_contents_entry_shows_the_page_its_heading_is_on(reader):
-    toc_pages = [i for i, p in enumerate(reader.pages) if "Contents" in (p.extract_text() or "")
-                 and ". . ." in p.extract_text()]
-    toc = "\n".join(reader.pages[i].extract_text() for i in toc_pages)
+    marks = outline(reader)
+    contents = next(page for depth, title, page in marks if title == "Contents")
+    first_chapter = min(page for depth, title, page in marks if page > contents)
+    toc = "\n".join(reader.pages[i].extract_text() for i in range(contents - 1, first_chapter - 1))
     entries = {}
     for line in toc.splitlines():
         match = re.match(r"^(.*?)[ .]*\s(\d+)$", line.strip())
