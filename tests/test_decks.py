@@ -31,33 +31,46 @@ def test_the_event_deck_is_the_52_playing_cards_plus_a_rules_card(project):
     assert [c.id for c in deck.cards] == [f"EV-{n:02d}" for n in range(1, 54)]
 
 
-def test_event_results_follow_the_suits_and_ranks(project):
+def test_event_results_follow_the_suits_and_ranks_and_the_guides_event_die(project):
     deck = load_deck(project, "event")
+    die = project.tables["event-die"]
     result = {(c.data["suit"], c.data["rank"]): c.data["fields"] for c in deck.cards
               if c.data["kind"] == "playing-card"}
-    expected = {"hearts": ("Exhaustion", "Exhausted!"),
-                "diamonds": ("Timer or Event", "Alert!"),
+    # the suits of The Red Hack's Event Deck, read through the guide's Event Die
+    expected = {"hearts": ("Weariness", "Exhausted!"), "diamonds": ("Clock", "Alert!"),
                 "clubs": ("Spoor", "Lost!"), "spades": ("Encounter", "Encounter!")}
     for suit, (name, running) in expected.items():
         for rank in ("A", "2", "3", "4", "5", "6", "7", "8"):
-            assert result[(suit, rank)]["result"] == name
+            assert result[(suit, rank)]["event"] == name
             assert running in result[(suit, rank)]["running"]
+            row = next(r for r in die.rows if r["event"] == name)
+            assert result[(suit, rank)]["effect"] == row["effect"]
     for suit in SUITS:
-        assert result[(suit, "9")]["result"] == result[(suit, "10")]["result"] == "Light"
-        assert "Dropped torch!" in result[(suit, "10")]["running"]
-        assert result[(suit, "J")]["result"] == result[(suit, "Q")]["result"] == \
-            "Magic Expires"
+        assert result[(suit, "9")]["event"] == result[(suit, "10")]["event"] == "Light"
+        assert "Dropped" in result[(suit, "10")]["running"]
+        assert result[(suit, "J")]["event"] == result[(suit, "Q")]["event"] == "Magic fades"
         assert "Trip!" in result[(suit, "Q")]["running"]
-        assert result[(suit, "K")]["result"] == "Reshuffle"
+        assert result[(suit, "K")]["event"] == "Reshuffle"
+
+
+def test_changing_the_guides_event_die_changes_the_deck(project_copy):
+    from printshop.project import Project
+
+    path = project_copy / "tables" / "event-die.yaml"
+    path.write_text(path.read_text().replace("Lights gutter", "Lights sputter"))
+    deck = load_deck(Project.load(project_copy), "event")
+    light = next(c for c in deck.cards if c.data.get("rank") == "9")
+    assert light.data["fields"]["effect"].startswith("Lights sputter")
 
 
 def test_the_event_rules_card_carries_the_event_die(project):
     rules = load_deck(project, "event").cards[-1].data
-    assert "every two turns" in rules["text"]
+    assert "every 2 turns" in rules["text"]
     assert "Running" in rules["text"]
     table = rules["table"]
     assert table["dice"] == "1d6" and len(table["rows"]) == 6
-    assert table["rows"][0]["cells"] == ["Encounter", "Encounter!"]
+    assert table["rows"][0]["cells"][0] == "Encounter"
+    assert table["title"] == "The Event Die"  # the guide's own table
 
 
 def test_the_encounter_deck_is_one_card_per_way_two_dice_fall(project):
@@ -216,14 +229,17 @@ def test_a_face_slot_naming_no_column_is_caught(project_copy):
 
 def test_playing_cards_must_all_be_dealt_exactly_once(project_copy):
     text = (RULES_SRC / "decks" / "event.yaml").read_text()
-    write_deck(project_copy, "gap", text.replace("ranks: A-8\n", "ranks: A-7\n", 1))
+    write_deck(project_copy, "gap", text.replace("ranks: A-8,", "ranks: A-7,", 1))
     assert "no row deals 8 of hearts" in problem_of(project_copy, "gap")
     write_deck(project_copy, "twice", text.replace("ranks: 9-10", "ranks: 8-10", 1))
+    write_deck(project_copy, "nodie", text.replace("die: 4}", "die: 9}", 1))
+    assert "die: 9 is not a result of 1d6 on 'event-die'" in problem_of(project_copy, "nodie")
     message = problem_of(project_copy, "twice")
     assert "already dealt by the row on line" in message and "twice.yaml:" in message
 
 
 def test_a_deck_table_file_must_be_inside_decks(project_copy):
+    (project_copy / "decks" / "tables").mkdir(exist_ok=True)
     (project_copy / "decks" / "tables" / "mine.yaml").write_text(textwrap.dedent("""\
         title: Mine
         columns:

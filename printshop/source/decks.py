@@ -64,7 +64,7 @@ class RulesCard(Strict):
     title: str = Field(min_length=1)
     text: str = Field(min_length=1)  # block Markdown
     table: str | None = None         # printed under the text: a guide table id, or a
-                                     # table file inside decks/ (tables/event-die.yaml)
+                                     # table file inside decks/ (tables/my-table.yaml)
 
 
 class HirelingSettings(Strict):
@@ -100,6 +100,9 @@ class DeckSpec(Strict):
     tables: list[str] | None = None
     rules_cards: list[RulesCard] = []
     hirelings: HirelingSettings | None = None
+    # playing-cards: a row with `die: N` takes its texts from row N of this guide dice table,
+    # so a deck that stands in for a die (the Event Deck) can never disagree with the book
+    results_from: str | None = None
 
 
 @dataclass
@@ -123,6 +126,7 @@ class Deck:
     size: CardSize
     cards: list[Card] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    results: Table | None = None  # spec.results_from, loaded
 
     def line_of(self, *loc) -> int:
         return self.doc.pos(loc).line
@@ -183,6 +187,12 @@ def load_deck(project, deck_id: str, where: tuple[Path | str, int | None] | None
         _check_hireling_settings(project, deck, problems)
     else:
         deck.tables = _source_tables(project, deck, problems)
+        if spec.results_from is not None:
+            deck.results = _table_named(project, deck, spec.results_from, ("results_from",),
+                                        problems)
+            if deck.results is not None and deck.results.dice is None:
+                problems.add(deck.path, f"results_from: '{spec.results_from}' has no dice",
+                             deck.line_of("results_from"))
         problems.raise_if_any()
         _check_face(deck, problems)
         problems.raise_if_any()
@@ -493,7 +503,21 @@ def _deal_playing_cards(deck: Deck, problems: Problems) -> None:
         return
     owner: dict[tuple[str, str], int] = {}
     dealt: dict[tuple[str, str], Any] = {}
+    fields_of: dict[int, dict] = {}
     for i, row in enumerate(table.rows):
+        fields_of[i] = {k: v for k, v in row.values.items() if v is not None}
+        die = row.get("die")
+        if die is not None:
+            if deck.results is None:
+                problems.add(deck.path, "die: needs 'results_from: TABLE' in the deck",
+                             row.line)
+                continue
+            try:
+                fields_of[i] = {**deck.results.row_for(int(die)).values, **fields_of[i]}
+            except (KeyError, ValueError):
+                problems.add(deck.path, f"die: {die} is not a result of "
+                             f"{deck.results.dice.text} on '{deck.results.id}'", row.line)
+                continue
         bad = [s for s in row["suits"] if s not in SUITS]
         if bad:
             pos = deck.doc.pos(("rows", i, "suits"))
@@ -513,7 +537,7 @@ def _deal_playing_cards(deck: Deck, problems: Problems) -> None:
                                  f"on line {owner[(suit, rank)]}", row.line)
                     continue
                 owner[(suit, rank)] = row.line
-                dealt[(suit, rank)] = row
+                dealt[(suit, rank)] = (row, fields_of[i])
     missing = [f"{rank} of {suit}" for suit in SUITS for rank in RANKS
                if (suit, rank) not in owner]
     if missing and not problems:
@@ -526,14 +550,14 @@ def _deal_playing_cards(deck: Deck, problems: Problems) -> None:
     number = 0
     for suit in SUITS:
         for rank in RANKS:
-            row = dealt[(suit, rank)]
+            row, fields = dealt[(suit, rank)]
             number += 1
             deck.cards.append(Card(
                 number=number, id="", template=_front_template(deck),
                 data={"kind": "playing-card", "suit": suit, "rank": rank,
                       "rank_value": RANKS.index(rank) + 1,
                       "red": suit in ("hearts", "diamonds"),
-                      "fields": _fields(table, row), "columns": _columns(table),
+                      "fields": fields, "columns": _columns(table),
                       "labels": _labels(table)},
                 path=deck.path, line=row.line, label=f"{rank} of {suit}"))
 
