@@ -24,7 +24,8 @@ from printshop.cards.sizes import CardSize, load_card_sizes, unknown_size_messag
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import base_url, jinja_environment, stylesheet
+from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
+                                       stylesheet, warn_missing_glyphs)
 from printshop.render.jinja import render_template
 from printshop.render.merge import merge_pdfs
 from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
@@ -362,8 +363,10 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
 def _job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group_index: int,
          pages: list[Page], fit: FitState) -> RenderJob:
     project = composer.project
+    html = composer.sheets(group, group_index, pages, fit)
+    warn_missing_glyphs(ctx, html, str(group.deck.path))
     return RenderJob(
-        html=composer.sheets(group, group_index, pages, fit),
+        html=html,
         stylesheets=tuple(stylesheet(project, s) for s in STYLESHEETS)
         + (composer.page_css(group.imposition),),
         roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
@@ -554,6 +557,7 @@ class CardsProduct(Product):
         settings, groups = self.groups(ctx, problems)
         problems.raise_if_any()
         _check_templates(self.project, groups)
+        check_stylesheets(ctx, self.project, list(STYLESHEETS))
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         problems = Problems()

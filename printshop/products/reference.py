@@ -30,7 +30,8 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem, Problems, display_path
 from printshop.output import BuildOutput, check_output_name
 from printshop.products import BuildContext, Product
-from printshop.products.common import base_url, build_date, jinja_environment, stylesheet
+from printshop.products.common import (base_url, build_date, check_stylesheets,
+                                       jinja_environment, stylesheet, warn_missing_glyphs)
 from printshop.render.jinja import _template_frame, render_template
 from printshop.render.merge import merge_pdfs
 from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
@@ -176,11 +177,10 @@ class Reference(Product):
                 if problem not in template_problems:
                     template_problems.append(problem)
         problems.items.extend(template_problems)
-        for sheet_name in self.options.stylesheets:
-            try:
-                stylesheet(self.project, sheet_name)
-            except PrintshopError as exc:
-                problems.extend(exc)
+        try:
+            check_stylesheets(ctx, self.project, self.options.stylesheets)
+        except PrintshopError as exc:
+            problems.extend(exc)
         problems.raise_if_any()
         self._sheets = sheets
 
@@ -231,6 +231,7 @@ class Reference(Product):
         name = self._template_of(sheet)
         try:
             html = render_template(env, name, **context)
+            warn_missing_glyphs(ctx, html, str(sheet.path))
         except UnknownTable as exc:
             where, line = _template_frame(exc, env)
             raise PrintshopError.at(where or name, str(exc), line) from None
