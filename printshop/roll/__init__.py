@@ -1,0 +1,1 @@
+"""Rollers: seeded, pure functions from the project's tables to plain data (never HTML)."""
