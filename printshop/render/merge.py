@@ -18,7 +18,7 @@ def merge_pdfs(parts: list[bytes], title: str | None = None,
     for part in parts:
         writer.append(PdfReader(io.BytesIO(part)))
     for label, page in outline or []:
-        writer.add_outline_item(label, page)
+        writer.add_outline_item(title=label, page_number=page)
     if title:
         writer.add_metadata({"/Title": title})
     # pypdf would make a random file identifier; derive it from the content instead
