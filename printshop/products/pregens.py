@@ -36,6 +36,7 @@ HARD_MAX_COUNT = 1_000_000
 SHEET_PAPERS = ("letter", "a4")
 SEED_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:+-]{0,31}$"
 PROGRESS_AFTER_S = 2.0   # packs quicker than this stay quiet
+PROGRESS_EVERY_S = 5.0
 
 
 class PregensOptions(Strict):
@@ -51,7 +52,9 @@ class PregensOptions(Strict):
     title: str = "Pregenerated Adventurers"
     template: str = "pregens.html.j2"
     stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]
-    sheets_per_chunk: int = Field(default=25, ge=1, le=200)
+    # 10 sheets a job: a worker's memory grows ~3.5 MB a page while it lays a chunk out, and
+    # smaller chunks were no slower (bench/pregens.py)
+    sheets_per_chunk: int = Field(default=10, ge=1, le=200)
     # how many index lines fit on the cover and on each further index page (two columns)
     index_first_page: int = Field(default=72, ge=2)
     index_per_page: int = Field(default=110, ge=2)
@@ -209,13 +212,19 @@ class Pregens(Product):
         return PackLayout(cover, 2 if self.options.backs else 1)
 
     def _render(self, part: str, characters: list[Character], paper: str,
-                pack: dict, screen_css: str = "") -> str:
-        env = jinja_environment(self.project)
-        index_pages = self.index_pages(characters) if part in ("cover", "all") else []
-        return render_template(env, self.options.template, part=part, pack=pack,
-                               characters=characters, index_pages=index_pages,
-                               layout=self.layout(pack["count"]),
-                               screen_css=Markup(screen_css))
+                pack: dict, screen_css: str = "", index_pages=None, first_index_page: int = 0,
+                blank_back: bool | None = None) -> str:
+        """HTML for `part`: "cover" (index pages from `first_index_page`; page 0 is the
+        cover), "sheets" (these characters) or "all" (the whole pack in one file)."""
+        if index_pages is None:
+            index_pages = self.index_pages(characters) if part in ("cover", "all") else []
+        if blank_back is None:
+            blank_back = part == "all" and \
+                self.layout(pack["count"]).cover_pages > len(index_pages)
+        return render_template(jinja_environment(self.project), self.options.template,
+                               part=part, pack=pack, characters=characters,
+                               index_pages=index_pages, first_index_page=first_index_page,
+                               blank_back=blank_back, screen_css=Markup(screen_css))
 
     def _stylesheets(self, paper: str) -> tuple[Stylesheet, ...]:
         sheets = tuple(stylesheet(self.project, s) for s in self.options.stylesheets)
@@ -235,72 +244,93 @@ class Pregens(Product):
 
     # --- outputs -----------------------------------------------------------------------------
     def pdf(self, ctx: BuildContext) -> bytes:
-        from printshop.render.merge import merge_pdfs
+        # Load WeasyPrint before the render workers are forked (they start on the first
+        # render): they then share its libraries with this process instead of each one
+        # looking them up and loading them again (a second or two per worker).
+        import weasyprint  # noqa: F401
+
+        from printshop.render.merge import merge_many_pdfs
 
         characters = self.characters(ctx)
         paper = self.paper_for_sheets(ctx)
         pack = self.pack_info(characters, paper)
+        layout = self.layout(len(characters))
+        parts = self._render_parts(ctx, characters, paper, pack, layout)
+        # the workers' memory goes back before the merge (a later render starts new ones)
+        ctx.renderer.release()
+        outline = [("Cover and index", 0)]
+        outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(c.index))
+                    for c in characters]
+        pdf = merge_many_pdfs(parts, title=f"{pack['game']}: {self.options.title} "
+                                           f"(seed {self.options.seed})", outline=outline)
+        self.pages = layout.total(len(characters))
+        return pdf
+
+    def _render_parts(self, ctx, characters, paper, pack, layout) -> list[bytes]:
+        """Every page, as chunk PDFs in order. A chunk's HTML is made only when a worker is
+        ready for it, so a big pack never holds all of its HTML at once."""
         sheets_css = self._stylesheets(paper)
         roots = tuple(str(r) for r in self.project.read_roots)
         source = f"{self.options.template} ({self.name})"
+        size = self.options.sheets_per_chunk
+        index_pages = self.index_pages(characters)
+        chunks = [characters[i:i + size] for i in range(0, len(characters), size)]
+        # (what it is, pages it must come out as, sheets in it, how to make its HTML)
+        work = []
+        for first in range(0, len(index_pages), INDEX_PAGES_PER_JOB):
+            pages = index_pages[first:first + INDEX_PAGES_PER_JOB]
+            blank = first + len(pages) == len(index_pages) and \
+                layout.cover_pages > len(index_pages)
+            work.append(("the cover and index", len(pages) + blank, 0,
+                         lambda first=first, pages=pages, blank=blank: self._render(
+                             "cover", characters, paper, pack, index_pages=pages,
+                             first_index_page=first, blank_back=blank)))
+        for chunk in chunks:
+            work.append((f"sheets #{chunk[0].index}–#{chunk[-1].index}",
+                         len(chunk) * layout.pages_per_character, len(chunk),
+                         lambda chunk=chunk: self._render("sheets", chunk, paper, pack)))
 
-        def job(html: str) -> RenderJob:
+        started = time.monotonic()
+        done = {"sheets": 0, "said": started}
+        if ctx.progress and len(characters) > size:
+            ctx.progress(f"{self.name}: rendering {len(characters)} sheets in {len(chunks)} "
+                         "chunks")
+
+        def on_done(index: int, result) -> None:
+            done["sheets"] += work[index][2]
+            now = time.monotonic()
+            finished = done["sheets"] == len(characters) and work[index][2]
+            # quiet for quick packs, then a line every few seconds and one at the end
+            if ctx.progress and now - started > PROGRESS_AFTER_S and \
+                    (now - done["said"] >= PROGRESS_EVERY_S or finished):
+                done["said"] = now
+                ctx.progress(f"{self.name}: {done['sheets']}/{len(characters)} sheets "
+                             f"rendered ({now - started:.0f} s)")
+
+        def make_job(html: str) -> RenderJob:
             return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
                              base_url=base_url(self.project), source=source,
                              uncompressed=ctx.uncompressed, fit_check=True)
 
-        size = self.options.sheets_per_chunk
-        chunks = [characters[i:i + size] for i in range(0, len(characters), size)]
-        jobs = [job(self._render("cover", characters, paper, pack))]
-        jobs += [job(self._render("sheets", chunk, paper, pack)) for chunk in chunks]
-
-        started = time.monotonic()
-        done = {"sheets": 0}
-
-        def on_done(index: int, result) -> None:
-            if index == 0:
-                return
-            done["sheets"] += len(chunks[index - 1])
-            if ctx.progress and time.monotonic() - started > PROGRESS_AFTER_S:
-                ctx.progress(f"{self.name}: {done['sheets']}/{len(characters)} sheets "
-                             f"rendered ({time.monotonic() - started:.0f} s)")
-
-        if ctx.progress and len(characters) > size:
-            ctx.progress(f"{self.name}: rendering {len(characters)} sheets in {len(chunks)} "
-                         "chunks")
-        results = ctx.renderer.render(jobs, on_done=on_done)
-        self._check_results(results, chunks, characters)
-        for warning in collect_warnings(results):
-            ctx.warn(warning)
-        layout = self.layout(len(characters))
-        outline = [("Cover and index", 0)]
-        outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(c.index))
-                    for c in characters]
-        pdf = merge_pdfs([r.pdf for r in results],
-                         title=f"{pack['game']}: {self.options.title} "
-                               f"(seed {self.options.seed})", outline=outline)
-        self.pages = layout.total(len(characters))
-        return pdf
-
-    def _check_results(self, results, chunks, characters) -> None:
-        problems = []
-        for result in results:
-            for overflow in result.overflows:
-                problems.append(Problem(self.name, f"{overflow.describe()} (seed "
-                                        f"{self.options.seed}); shorten what it prints or "
-                                        f"adjust {self.options.template}"))
-        layout = self.layout(len(characters))
-        expected = [layout.cover_pages] + [len(c) * layout.pages_per_character
-                                           for c in chunks]
-        for number, (result, pages) in enumerate(zip(results, expected)):
-            if result.pages != pages and not problems:
-                what = "the cover" if number == 0 else f"sheets {chunks[number - 1][0].index}–" \
-                    f"{chunks[number - 1][-1].index}"
-                problems.append(Problem(self.name, f"{what} came out as {result.pages} pages, "
-                                        f"expected {pages} (a page break in "
-                                        f"{self.options.template}?)"))
+        results = ctx.renderer.render(LazyJobs(work, make_job), on_done=on_done)
+        problems: list[Problem] = []
+        for (what, expected, _, _), result in zip(work, results):
+            problems += self._result_problems(result, what, expected)
+            for warning in collect_warnings([result]):
+                ctx.warn(warning)
         if problems:
             raise PrintshopError(problems)
+        return [result.pdf for result in results]
+
+    def _result_problems(self, result, what: str, expected_pages: int) -> list[Problem]:
+        problems = [Problem(self.name, f"{overflow.describe()} (seed {self.options.seed}); "
+                            f"shorten what it prints or adjust {self.options.template}")
+                    for overflow in result.overflows]
+        if result.pages != expected_pages and not problems:
+            problems.append(Problem(self.name, f"{what} came out as {result.pages} pages, "
+                                    f"expected {expected_pages} (a page break in "
+                                    f"{self.options.template}?)"))
+        return problems
 
     def html(self, ctx: BuildContext) -> str:
         characters = self.characters(ctx)
@@ -328,6 +358,7 @@ class Pregens(Product):
 
 
 SHEET_MARGIN_MM = 9
+INDEX_PAGES_PER_JOB = 4
 
 
 # --- naming classes on the command line ------------------------------------------------------
@@ -354,6 +385,19 @@ def match_class(given: str, rules: CharacterRules) -> set[str]:
                 words[i:i + len(want)] == want for i in range(len(words) - len(want) + 1)):
             found.add(cid)
     return found
+
+
+class LazyJobs:
+    """The render jobs of a pack as a sequence whose items are made when they are taken."""
+
+    def __init__(self, work: list, make_job):
+        self.work, self.make_job = work, make_job
+
+    def __len__(self) -> int:
+        return len(self.work)
+
+    def __getitem__(self, index: int) -> RenderJob:
+        return self.make_job(self.work[index][3]())
 
 
 PRODUCT = Pregens
