@@ -41,18 +41,15 @@ def make_product(count: int, seed: str = "bench", **options):
 
 def render_with_printshop(count: int, processes: int | None = None, progress=None,
                           **options) -> tuple[float, int, bytes]:
-    from printshop.products import BuildContext
-    from printshop.render.pdf import Renderer
+    """`printshop roll characters --count N` as a user runs it, end to end: load the tables,
+    roll, render in chunks, merge. Everything is inside the timing."""
+    from printshop.roll.pack import roll_characters_to_bytes
 
-    product = make_product(count, **options)
-    ctx = BuildContext(project=product.project, strict=True, progress=progress)
-    product.check(ctx)
-    product.characters(ctx)  # rolling is not rendering: keep it out of the timing
     started = time.perf_counter()
-    with Renderer(processes=processes) as renderer:
-        ctx.renderer = renderer
-        pdf = product.pdf(ctx)
-    return time.perf_counter() - started, product.pages, pdf
+    pack = roll_characters_to_bytes(REPO / "rules-src", count=count, seed="bench",
+                                    classes=None, jobs=processes, progress=progress,
+                                    large_ok=True, **options)
+    return time.perf_counter() - started, pack.pages, pack.data
 
 
 def _single_call(count: int, queue) -> None:
@@ -158,26 +155,35 @@ class TreeMemory:
         self._thread.join()
 
 
-def _memory_run(count: int, queue, options) -> None:
-    seconds, pages, pdf = render_with_printshop(count, progress=_quiet_progress, **options)
-    queue.put((seconds, pages, len(pdf)))
+def measure_memory(count: int) -> dict:
+    """Runs `printshop roll characters` in a fresh process (nothing inherited from this
+    one) and polls the memory of it and its render workers."""
+    import subprocess
+    import tempfile
 
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "pack.pdf"
+        command = [sys.executable, "-m", "printshop", "roll", "characters", "--count",
+                   str(count), "--seed", "bench-memory", "--yes", "--quiet", "--out", str(out),
+                   "--source", str(REPO / "rules-src")]
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=REPO)
+        with TreeMemory(process.pid) as memory:
+            process.wait()
+        seconds = time.perf_counter() - started
+        if process.returncode:
+            raise SystemExit(f"printshop roll characters failed ({process.returncode})")
+        from pypdf import PdfReader
 
-def _quiet_progress(message: str) -> None:
-    print(f"    {message}", file=sys.stderr)
-
-
-def measure_memory(count: int, **options) -> dict:
-    context = multiprocessing.get_context("fork")
-    queue = context.Queue()
-    process = context.Process(target=_memory_run, args=(count, queue, options))
-    process.start()
-    with TreeMemory(process.pid) as memory:
-        seconds, pages, size = queue.get()
-        process.join()
+        pages = len(PdfReader(str(out)).pages)
+        size = out.stat().st_size
     return {"characters": count, "pages": pages, "seconds": seconds,
             "peak_rss_mb": memory.peak_rss / 1e6, "peak_pss_mb": memory.peak_pss / 1e6,
             "processes": memory.peak_processes, "pdf_mb": size / 1e6}
+
+
+def _list(seconds: list[float]) -> str:
+    return ", ".join(f"{s:.1f}" for s in seconds) + " s"
 
 
 def main(argv=None) -> int:
@@ -186,8 +192,10 @@ def main(argv=None) -> int:
     parser.add_argument("--memory-count", type=int, default=1000)
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="speed runs of each (the best counts)")
     parser.add_argument("--chunk", type=int, default=None,
-                        help="sheets per render job (default: the product's)")
+                        help="sheets per render job in the speed runs (default: the product's)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
 
@@ -197,31 +205,39 @@ def main(argv=None) -> int:
     results: dict = {"cores": cores, "load_before": load}
 
     options = {"sheets_per_chunk": args.chunk} if args.chunk else {}
-    if args.skip_speed:
-        args.count = 0
-    printshop_s, pages, pdf = render_with_printshop(args.count, **options) if args.count \
-        else (1, 0, b"")
-    single_s, single_pages = render_in_one_call(args.count) if args.count else (1, 0)
-    ratio = single_s / printshop_s
-    results["speed"] = {"characters": args.count, "pages": pages,
-                        "printshop_s": printshop_s, "single_call_s": single_s,
-                        "printshop_pages_per_s": pages / printshop_s,
-                        "single_call_pages_per_s": single_pages / single_s, "ratio": ratio}
-    print(f"  printshop (chunks on {cores} cores): {pages} pages in {printshop_s:.1f} s = "
-          f"{pages / printshop_s:.2f} pages/s")
-    print(f"  one WeasyPrint call:            {single_pages} pages in {single_s:.1f} s = "
-          f"{single_pages / single_s:.2f} pages/s")
-    verdict = "PASS" if ratio >= SPEED_GOAL else "MISS"
-    print(f"  ratio: {ratio:.2f}x (goal >= {SPEED_GOAL:g}x) {verdict}")
+    if not args.skip_speed:
+        # the machine may be shared: alternate the two, and compare the best of each
+        printshop_runs, single_runs = [], []
+        for _ in range(args.repeat):
+            printshop_s, pages, _ = render_with_printshop(args.count, **options)
+            single_s, single_pages = render_in_one_call(args.count)
+            printshop_runs.append(printshop_s)
+            single_runs.append(single_s)
+        printshop_s, single_s = min(printshop_runs), min(single_runs)
+        ratio = single_s / printshop_s
+        results["speed"] = {"characters": args.count, "pages": pages,
+                            "printshop_s": printshop_runs, "single_call_s": single_runs,
+                            "printshop_pages_per_s": pages / printshop_s,
+                            "single_call_pages_per_s": single_pages / single_s, "ratio": ratio}
+        runs = f" (best of {args.repeat}: " if args.repeat > 1 else " ("
+        print(f"  printshop (chunks on {cores} cores): {pages} pages in {printshop_s:.1f} s = "
+              f"{pages / printshop_s:.2f} pages/s{runs}{_list(printshop_runs)})")
+        print(f"  one WeasyPrint call:            {single_pages} pages in {single_s:.1f} s = "
+              f"{single_pages / single_s:.2f} pages/s{runs}{_list(single_runs)})")
+        verdict = "PASS" if ratio >= SPEED_GOAL else "MISS"
+        print(f"  ratio: {ratio:.2f}x (goal >= {SPEED_GOAL:g}x) {verdict}")
 
     if not args.skip_memory:
         print(f"  memory: building {args.memory_count} characters…")
-        memory = measure_memory(args.memory_count, **options)
+        memory = measure_memory(args.memory_count)
         results["memory"] = memory
         verdict = "PASS" if memory["peak_rss_mb"] < MEMORY_GOAL_MB else "MISS"
-        print(f"  peak memory, {memory['processes']} processes: RSS {memory['peak_rss_mb']:.0f} MB"
-              f" (PSS {memory['peak_pss_mb']:.0f} MB) for {memory['pages']} pages in "
-              f"{memory['seconds']:.0f} s (goal RSS < {MEMORY_GOAL_MB} MB) {verdict}")
+        print(f"  peak memory of the process tree ({memory['processes']} processes), "
+              f"{memory['pages']} pages in {memory['seconds']:.0f} s:")
+        print(f"    PSS {memory['peak_pss_mb']:.0f} MB (pages shared by the parent and its "
+              f"forked workers counted once) {'PASS' if memory['peak_pss_mb'] < MEMORY_GOAL_MB else 'MISS'}")
+        print(f"    RSS summed over the processes {memory['peak_rss_mb']:.0f} MB (counts those "
+              f"shared pages once per process) {verdict}   goal < {MEMORY_GOAL_MB} MB")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     return 0

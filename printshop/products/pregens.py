@@ -84,6 +84,7 @@ class Pregens(Product):
         self.cli_flags = cli_flags
         self.large_ok = large_ok  # more than MAX_COUNT characters was confirmed
         self._rules: CharacterRules | None = None
+        self._env = None
         self._characters: list[Character] | None = None
 
     # --- inputs ------------------------------------------------------------------------------
@@ -221,7 +222,9 @@ class Pregens(Product):
         if blank_back is None:
             blank_back = part == "all" and \
                 self.layout(pack["count"]).cover_pages > len(index_pages)
-        return render_template(jinja_environment(self.project), self.options.template,
+        if self._env is None:  # compiling the template once, not once a chunk
+            self._env = jinja_environment(self.project)
+        return render_template(self._env, self.options.template,
                                part=part, pack=pack, characters=characters,
                                index_pages=index_pages, first_index_page=first_index_page,
                                blank_back=blank_back, screen_css=Markup(screen_css))
@@ -244,11 +247,6 @@ class Pregens(Product):
 
     # --- outputs -----------------------------------------------------------------------------
     def pdf(self, ctx: BuildContext) -> bytes:
-        # Load WeasyPrint before the render workers are forked (they start on the first
-        # render): they then share its libraries with this process instead of each one
-        # looking them up and loading them again (a second or two per worker).
-        import weasyprint  # noqa: F401
-
         from printshop.render.merge import merge_many_pdfs
 
         characters = self.characters(ctx)

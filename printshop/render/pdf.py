@@ -161,6 +161,11 @@ class Renderer:
     def __exit__(self, *exc):
         self.pool.close()
 
+    def start(self) -> None:
+        """Start the workers now rather than at the first render: before loading big inputs,
+        so the workers do not inherit a copy of them, and so their start-up overlaps it."""
+        self.pool.start()
+
     def release(self) -> None:
         """Stop the workers now, giving their memory back (before a big merge, say); the
         next render starts fresh ones."""

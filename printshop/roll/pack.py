@@ -31,7 +31,7 @@ class RolledPack:
 
 
 def pack_options(count: int, seed: str | None, classes: str | None, class_table: str,
-                 paper: str | None, backs: bool, fmt: str):
+                 paper: str | None, backs: bool, fmt: str, **extra):
     """The command line's options as a validated `pregens` product entry."""
     from printshop.dice import new_pack_seed
     from printshop.products.pregens import PregensOptions
@@ -43,7 +43,7 @@ def pack_options(count: int, seed: str | None, classes: str | None, class_table:
         raise PrintshopError(Problem("--class", "give at least one class name"))
     raw = {"kind": "pregens", "seed": seed if seed is not None else new_pack_seed(),
            "count": count, "classes": names, "class_table": class_table, "backs": backs,
-           "formats": [fmt]}
+           "formats": [fmt], **extra}
     if paper:
         raw["paper"] = paper
     try:
@@ -64,23 +64,29 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
                              class_table: str = "guide", paper: str | None = None,
                              backs: bool = False, fmt: str = "pdf", large_ok: bool = False,
                              jobs: int | None = None, progress=None,
-                             uncompressed: bool = False) -> RolledPack:
+                             uncompressed: bool = False, **extra) -> RolledPack:
+    """`extra`: more `pregens` options (sheets_per_chunk, for benchmarks)."""
     from printshop.products.pregens import Pregens
     from printshop.render.pdf import Renderer
 
-    options = pack_options(count, seed, classes, class_table, paper, backs, fmt)
-    project = Project.load(source)
-    product = Pregens(project, "characters", options, cli_flags=CLI_FLAGS, large_ok=large_ok)
-    ctx = BuildContext(project=project, progress=progress, uncompressed=uncompressed)
-    product.check(ctx)
+    options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
     name = f"characters-{options.seed.replace(':', '-')}.{fmt}"
-    if fmt == "json":
-        data = product.json(ctx).encode("utf-8")
-    elif fmt == "html":
-        data = product.html(ctx).encode("utf-8")
-    else:
-        with Renderer(processes=jobs) as renderer:
-            ctx.renderer = renderer
+    with Renderer(processes=jobs) as renderer:
+        if fmt == "pdf":
+            # workers first: they start while the tables load and the characters are
+            # rolled, and do not carry a copy of either
+            renderer.start()
+        project = Project.load(source)
+        product = Pregens(project, "characters", options, cli_flags=CLI_FLAGS,
+                          large_ok=large_ok)
+        ctx = BuildContext(project=project, progress=progress, uncompressed=uncompressed,
+                           renderer=renderer)
+        product.check(ctx)
+        if fmt == "json":
+            data = product.json(ctx).encode("utf-8")
+        elif fmt == "html":
+            data = product.html(ctx).encode("utf-8")
+        else:
             data = product.pdf(ctx)
     return RolledPack(data=data, seed=options.seed, count=options.count, default_name=name,
                       pages=getattr(product, "pages", 0), warnings=ctx.warnings)
