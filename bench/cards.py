@@ -12,6 +12,7 @@ render, fit, merge).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -40,6 +41,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hirelings", type=int, default=200)
     parser.add_argument("-j", "--jobs", type=int, default=None)
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
     from printshop.builder import build_project
@@ -69,12 +71,17 @@ def main() -> int:
         base = baseline_seconds(renderer, project, event_pages) / event_pages
 
     print(f"baseline (plain text, 1 process): {base * 1000:.0f} ms a page")
+    figures = {"baseline_ms_per_page": round(base * 1000)}
     for label, seconds, pages in (("event deck", event_seconds, event_pages),
                                   (f"{args.hirelings} hirelings", hireling_seconds,
                                    hireling_pages)):
         per_page = seconds / pages
         print(f"{label}: {pages} pages in {seconds:.1f} s = {per_page * 1000:.0f} ms a page "
               f"({per_page / base:.1f}× the baseline page, all cores, end to end)")
+        figures[label] = {"pages": pages, "seconds": round(seconds, 1),
+                          "ratio_to_baseline_page": round(per_page / base, 2)}
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 
 

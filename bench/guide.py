@@ -78,4 +78,12 @@ def main(runs: int = 1) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1), indent=2))
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=1, help="runs of each (the median counts)")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = parser.parse_args()
+    figures = main(args.runs)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")

@@ -289,6 +289,79 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
                    f"seed {seed})")
 
 
+@roll.command("characters", epilog="""\b
+Examples:
+  printshop roll characters --count 50 --seed con-2025          50 sheets and a cover
+  printshop roll characters --count 12 --seed con-2025 --class fighter,thief --backs
+  printshop roll characters --count 8 --class-table flat --paper a4
+  printshop roll characters --count 3 --seed con-2025 --format json --out -
+""")
+@click.option("--count", "-n", type=int, default=1, show_default=True,
+              help="How many characters (more than 10,000 needs --yes).")
+@click.option("--seed", default=None,
+              help="Pack seed; the same seed rolls the same characters (default: a new one, "
+                   "printed). Character n of a seed is the same in a pack of any size.")
+@click.option("--class", "classes", default=None, metavar="LIST",
+              help="Only these classes, comma-separated: ids or words of them (fighter, "
+                   "thief, dwarf, human, magic-user, …).")
+@click.option("--class-table", type=click.Choice(["guide", "flat"]), default="guide",
+              show_default=True,
+              help="guide: the Player's Guide's 3d6 roll; flat: every class equally likely.")
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default=None,
+              help="Paper (default: the manifest's).")
+@click.option("--backs", is_flag=True,
+              help="Add a tombstone back to every sheet (print double-sided, long edge).")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html", "json"]), default="pdf",
+              show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="PATH",
+              help="Output file, or - for standard output (default: "
+                   "build/characters-SEED.FORMAT).")
+@click.option("--yes", is_flag=True, help="Confirm a pack of more than 10,000 characters.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Render processes (default: one per core).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@source_option
+@debug_option
+@handle_errors
+def roll_characters(count, seed, classes, class_table, paper, backs, fmt, out, yes, jobs,
+                    quiet, source, debug):
+    """Roll characters by the Player's Guide and print them: a cover with an index, then one
+    sheet per character (or JSON for virtual tabletops).
+
+    Bad input (a count below 1, an unknown class, a broken table) prints what is wrong and
+    writes nothing.
+    """
+    from printshop.roll.pack import roll_characters_to_bytes
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"printshop: {message}", err=True)
+
+    if out is not None and str(out) == "-":
+        out = None
+        to_stdout = True
+    else:
+        to_stdout = False
+    result = roll_characters_to_bytes(
+        source or default_source(), count=count, seed=seed, classes=classes,
+        class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes, jobs=jobs,
+        progress=progress)
+    _echo_problems(result.warnings, prefix="warning: ")
+    if to_stdout:
+        sys.stdout.buffer.write(result.data)
+        sys.stdout.flush()
+        return
+    from printshop.output import write_atomic
+
+    target = out or Path("build") / result.default_name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(target, result.data)
+    if not quiet:
+        pages = f", {result.pages} pages" if result.pages else ""
+        click.echo(f"wrote {target} ({result.count} character{'s' if result.count != 1 else ''}"
+                   f", seed {result.seed}{pages})")
+
+
 def main():
     cli(prog_name="printshop")
 

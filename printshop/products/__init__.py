@@ -20,6 +20,7 @@ from printshop.source.yamlfile import load_yaml
 # kind → module that defines it (imported only when used)
 PRODUCT_MODULES = {
     "guide": "printshop.products.guide",
+    "pregens": "printshop.products.pregens",
     "reference": "printshop.products.reference",
     "cards": "printshop.products.cards",
 }

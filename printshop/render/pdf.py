@@ -164,6 +164,16 @@ class Renderer:
     def __exit__(self, *exc):
         self.pool.close()
 
+    def start(self) -> None:
+        """Start the workers now rather than at the first render: before loading big inputs,
+        so the workers do not inherit a copy of them, and so their start-up overlaps it."""
+        self.pool.start()
+
+    def release(self) -> None:
+        """Stop the workers now, giving their memory back (before a big merge, say); the
+        next render starts fresh ones."""
+        self.pool.close()
+
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
         try:
             results = self.pool.map(jobs, on_done=on_done)

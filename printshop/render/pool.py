@@ -87,6 +87,9 @@ class WorkerPool:
     def __exit__(self, *exc):
         self.close()
 
+    def start(self) -> None:
+        self._start(self.processes)
+
     def _start(self, count: int) -> None:
         while len(self.workers) < count:
             parent, child = self.context.Pipe()

@@ -1,1 +1,1 @@
-"""Rollers: seeded generators that return plain data (never HTML)."""
+"""Rollers: seeded, pure functions from the project's tables to plain data (never HTML)."""

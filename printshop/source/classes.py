@@ -17,10 +17,44 @@ Stat = Literal["STR", "DEX", "CON", "INT", "WIS", "CHA"]
 Save = Literal["Area", "Body", "Death", "Luck", "Mind", "Rally"]
 
 
+class Tracker(Strict):
+    """Uses a sheet ticks off: `uses` at 1st level, coming back each day, each adventure or never."""
+
+    uses: int = Field(ge=1, le=20)
+    resets: Literal["day", "adventure", "never"]
+
+
 class Ability(Strict):
     name: str = Field(min_length=1)
     rule: str = Field(min_length=1)
     reminder: str = Field(min_length=1, max_length=100)
+    tracker: Tracker | None = None
+    # A procedure a sheet lists step by step (the Berserker's rage), one short line each.
+    steps: list[str] = Field(default=[], max_length=8)
+
+    @model_validator(mode="after")
+    def short_steps(self):
+        long = [s for s in self.steps if len(s) > 100]
+        if long:
+            raise ValueError(f"steps: each step is one line of at most 100 characters "
+                             f"('{long[0][:40]}…' is {len(long[0])})")
+        return self
+
+
+class Spellbook(Strict):
+    """A caster's first spells: `always` plus max(0, count + `stat` mod) rolled on `table`."""
+
+    table: str
+    always: list[str] = []
+    count: int = Field(ge=0, le=20)
+    stat: Stat
+
+
+class ThiefSkills(Strict):
+    """The class's thief skills (a table id); `bailiwick`: roll a Bailiwick and a Failing."""
+
+    table: str
+    bailiwick: bool = False
 
 
 class SaveQualities(Strict):
@@ -64,6 +98,11 @@ class CharacterClass(Strict):
     bonus_language: str | None = None
     forbidden_alignments: list[str] = []
     abilities: list[Ability] = Field(min_length=1)
+    # Read by the pregen roller (all optional, so a game without them still loads):
+    starting_kit: str | None = None          # table id of the class's kit roll
+    spellbook: Spellbook | None = None
+    thief_skills: ThiefSkills | None = None
+    armour_ignores_negative_dex: list[str] = []  # armour types (as in the armour table)
 
     @property
     def hit_die_size(self) -> int:

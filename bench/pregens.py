@@ -1,0 +1,247 @@
+"""Benchmark: pregen packs (issue 3). Run on its own: `.venv/bin/python bench/pregens.py`.
+
+1. Speed: a 200-character pack rendered by printshop (chunks of sheets on every core, then
+   merged) against the same pack's HTML rendered in a single WeasyPrint call, in this run.
+   Goal: printshop at least 2x faster on a 2-core machine.
+2. Memory: the peak of the whole process tree (this process and its render workers) while a
+   1,000-character pack is built. Goal: under 300 MB.
+
+Both goals are printed with the measured numbers and PASS or MISS; the exit status is 0
+either way (a benchmark reports, it does not gate). `--count` and `--memory-count` change
+the sizes, `--json FILE` also writes the numbers for bench/run.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+SPEED_GOAL = 2.0
+MEMORY_GOAL_MB = 300
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def make_product(count: int, seed: str = "bench", **options):
+    from printshop.products.pregens import Pregens, PregensOptions
+    from printshop.project import Project
+
+    project = Project.load(REPO / "rules-src")
+    options = PregensOptions(kind="pregens", seed=seed, count=count, **options)
+    return Pregens(project, "bench", options, cli_flags={}, large_ok=True)
+
+
+def render_with_printshop(count: int, processes: int | None = None, progress=None,
+                          **options) -> tuple[float, int, bytes]:
+    """`printshop roll characters --count N` as a user runs it, end to end: load the tables,
+    roll, render in chunks, merge. Everything is inside the timing."""
+    from printshop.roll.pack import roll_characters_to_bytes
+
+    started = time.perf_counter()
+    pack = roll_characters_to_bytes(REPO / "rules-src", count=count, seed="bench",
+                                    classes=None, jobs=processes, progress=progress,
+                                    large_ok=True, **options)
+    return time.perf_counter() - started, pack.pages, pack.data
+
+
+def _single_call(count: int, queue) -> None:
+    """In a fresh process: the whole pack's HTML, one WeasyPrint call, same stylesheets."""
+    from weasyprint import CSS, HTML
+    from weasyprint.text.fonts import FontConfiguration
+
+    from printshop.render.fetcher import ProjectFetcher
+
+    product = make_product(count)
+    characters = product.characters()
+    paper = "letter"
+    pack = product.pack_info(characters, paper)
+    html = product._render("all", characters, paper, pack)
+    roots = [Path(r) for r in product.project.read_roots]
+    started = time.perf_counter()
+    fonts = FontConfiguration()
+    fetcher = ProjectFetcher(roots)
+    sheets = []
+    for sheet in product._stylesheets(paper):
+        if sheet.path:
+            sheets.append(CSS(filename=sheet.path, url_fetcher=fetcher, font_config=fonts))
+        else:
+            sheets.append(CSS(string=sheet.text, font_config=fonts))
+    document = HTML(string=html, base_url=product.project.root.as_uri() + "/",
+                    url_fetcher=fetcher).render(stylesheets=sheets, font_config=fonts)
+    pdf = document.write_pdf()
+    queue.put((time.perf_counter() - started, len(document.pages), len(pdf)))
+
+
+def render_in_one_call(count: int) -> tuple[float, int]:
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    process = context.Process(target=_single_call, args=(count, queue))
+    process.start()
+    seconds, pages, _ = queue.get()
+    process.join()
+    return seconds, pages
+
+
+# --- memory ----------------------------------------------------------------------------------
+
+def _children(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as handle:
+                    kids = [int(k) for k in handle.read().split()]
+            except OSError:
+                continue
+            found += kids
+            todo += kids
+    return found
+
+
+def _rss_and_pss(pid: int) -> tuple[int, int]:
+    rss = pss = 0
+    try:
+        with open(f"/proc/{pid}/statm") as handle:
+            rss = int(handle.read().split()[1]) * PAGE
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    pss = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    return rss, pss
+
+
+class TreeMemory:
+    """Polls /proc for the RSS (and PSS, which splits pages shared after fork fairly) of a
+    process and all its descendants; keeps the peaks."""
+
+    def __init__(self, pid: int, interval: float = 0.05):
+        self.pid, self.interval = pid, interval
+        self.peak_rss = self.peak_pss = 0
+        self.peak_processes = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.is_set():
+            pids = [self.pid] + _children(self.pid)
+            totals = [_rss_and_pss(p) for p in pids]
+            self.peak_rss = max(self.peak_rss, sum(t[0] for t in totals))
+            self.peak_pss = max(self.peak_pss, sum(t[1] for t in totals))
+            self.peak_processes = max(self.peak_processes, len(pids))
+            self._stop.wait(self.interval)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def measure_memory(count: int) -> dict:
+    """Runs `printshop roll characters` in a fresh process (nothing inherited from this
+    one) and polls the memory of it and its render workers."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "pack.pdf"
+        command = [sys.executable, "-m", "printshop", "roll", "characters", "--count",
+                   str(count), "--seed", "bench-memory", "--yes", "--quiet", "--out", str(out),
+                   "--source", str(REPO / "rules-src")]
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=REPO)
+        with TreeMemory(process.pid) as memory:
+            process.wait()
+        seconds = time.perf_counter() - started
+        if process.returncode:
+            raise SystemExit(f"printshop roll characters failed ({process.returncode})")
+        from pypdf import PdfReader
+
+        pages = len(PdfReader(str(out)).pages)
+        size = out.stat().st_size
+    return {"characters": count, "pages": pages, "seconds": seconds,
+            "peak_rss_mb": memory.peak_rss / 1e6, "peak_pss_mb": memory.peak_pss / 1e6,
+            "processes": memory.peak_processes, "pdf_mb": size / 1e6}
+
+
+def _list(seconds: list[float]) -> str:
+    return ", ".join(f"{s:.1f}" for s in seconds) + " s"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--memory-count", type=int, default=1000)
+    parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="speed runs of each (the best counts)")
+    parser.add_argument("--chunk", type=int, default=None,
+                        help="sheets per render job in the speed runs (default: the product's)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+
+    cores = os.cpu_count() or 1
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"pregens benchmark: {args.count} characters, {cores} cores, load {load:.1f}")
+    results: dict = {"cores": cores, "load_before": load}
+
+    options = {"sheets_per_chunk": args.chunk} if args.chunk else {}
+    if not args.skip_speed:
+        # the machine may be shared: alternate the two, and compare the best of each
+        printshop_runs, single_runs = [], []
+        for _ in range(args.repeat):
+            printshop_s, pages, _ = render_with_printshop(args.count, **options)
+            single_s, single_pages = render_in_one_call(args.count)
+            printshop_runs.append(printshop_s)
+            single_runs.append(single_s)
+        printshop_s, single_s = min(printshop_runs), min(single_runs)
+        ratio = single_s / printshop_s
+        results["speed"] = {"characters": args.count, "pages": pages,
+                            "printshop_s": printshop_runs, "single_call_s": single_runs,
+                            "printshop_pages_per_s": pages / printshop_s,
+                            "single_call_pages_per_s": single_pages / single_s, "ratio": ratio}
+        runs = f" (best of {args.repeat}: " if args.repeat > 1 else " ("
+        print(f"  printshop (chunks on {cores} cores): {pages} pages in {printshop_s:.1f} s = "
+              f"{pages / printshop_s:.2f} pages/s{runs}{_list(printshop_runs)})")
+        print(f"  one WeasyPrint call:            {single_pages} pages in {single_s:.1f} s = "
+              f"{single_pages / single_s:.2f} pages/s{runs}{_list(single_runs)})")
+        verdict = "PASS" if ratio >= SPEED_GOAL else "MISS"
+        print(f"  ratio: {ratio:.2f}x (goal >= {SPEED_GOAL:g}x) {verdict}")
+
+    if not args.skip_memory:
+        print(f"  memory: building {args.memory_count} characters…")
+        memory = measure_memory(args.memory_count)
+        results["memory"] = memory
+        verdict = "PASS" if memory["peak_rss_mb"] < MEMORY_GOAL_MB else "MISS"
+        print(f"  peak memory of the process tree ({memory['processes']} processes), "
+              f"{memory['pages']} pages in {memory['seconds']:.0f} s:")
+        print(f"    PSS {memory['peak_pss_mb']:.0f} MB (pages shared by the parent and its "
+              f"forked workers counted once) {'PASS' if memory['peak_pss_mb'] < MEMORY_GOAL_MB else 'MISS'}")
+        print(f"    RSS summed over the processes {memory['peak_rss_mb']:.0f} MB (counts those "
+              f"shared pages once per process) {verdict}   goal < {MEMORY_GOAL_MB} MB")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,402 @@
+"""Pregen packs: a stack of rolled characters, one sheet each, behind a cover with an index.
+
+The pages are independent, so the pack renders in chunks of sheets on every core and the
+chunk PDFs are merged. Chunk boundaries depend only on the pack (never on the number of
+cores), so the same seed gives the same bytes on any machine.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from markupsafe import Markup
+from pydantic import Field
+
+from printshop import __version__
+from printshop.errors import PrintshopError, Problem
+from printshop.output import BuildOutput
+from printshop.products import BuildContext, Product
+from printshop.products.common import (base_url, inline_css_for_screen, jinja_environment,
+                                       page_size_css, stylesheet)
+from printshop.render.jinja import render_template
+from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
+from printshop.roll.character_rules import CharacterRules, load_character_rules
+from printshop.roll.characters import Character, roll_character
+from printshop.source.schema import Strict
+from printshop.source.yamlfile import load_yaml
+
+MAX_COUNT = 10_000          # more than this needs a confirmation (--yes)
+HARD_MAX_COUNT = 1_000_000
+SHEET_PAPERS = ("letter", "a4")
+SEED_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:+-]{0,31}$"
+PROGRESS_AFTER_S = 2.0   # packs quicker than this stay quiet
+PROGRESS_EVERY_S = 5.0
+
+
+class PregensOptions(Strict):
+    kind: Literal["pregens"]
+    seed: str = Field(pattern=SEED_PATTERN)
+    count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)
+    classes: list[str] = []                       # class ids or names; empty: every class
+    class_table: str = "guide"                    # a key of class_tables
+    class_tables: dict[str, str] = {"guide": "class-roll", "flat": "class-roll-flat"}
+    paper: Literal["letter", "a4"] | None = None
+    backs: bool = False                           # a tombstone back page for duplex
+    formats: list[Literal["pdf", "html", "json"]] = ["pdf"]
+    title: str = "Pregenerated Adventurers"
+    template: str = "pregens.html.j2"
+    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]
+    # 10 sheets a job: a worker's memory grows ~3.5 MB a page while it lays a chunk out, and
+    # smaller chunks were no slower (bench/pregens.py)
+    sheets_per_chunk: int = Field(default=10, ge=1, le=200)
+    # how many index lines fit on the cover and on each further index page (two columns)
+    index_first_page: int = Field(default=72, ge=2)
+    index_per_page: int = Field(default=110, ge=2)
+
+
+@dataclass(frozen=True)
+class PackLayout:
+    cover_pages: int          # including the blank back of the cover in a duplex pack
+    pages_per_character: int  # 1, or 2 with backs
+
+    def first_page_of(self, index: int) -> int:
+        """0-based page of character `index` (1-based) in the merged PDF."""
+        return self.cover_pages + (index - 1) * self.pages_per_character
+
+    def total(self, count: int) -> int:
+        return self.cover_pages + count * self.pages_per_character
+
+
+class Pregens(Product):
+    kind = "pregens"
+    Options = PregensOptions
+
+    def __init__(self, project, name, options, cli_flags: dict[str, str] | None = None,
+                 large_ok: bool = False):
+        super().__init__(project, name, options)
+        # where a bad option came from: the manifest (default) or a command-line flag
+        self.cli_flags = cli_flags
+        self.large_ok = large_ok  # more than MAX_COUNT characters was confirmed
+        self._rules: CharacterRules | None = None
+        self._env = None
+        self._characters: list[Character] | None = None
+
+    # --- inputs ------------------------------------------------------------------------------
+    def _problem_at(self, option: str, message: str) -> PrintshopError:
+        if self.cli_flags is not None:
+            flag = self.cli_flags.get(option, f"--{option.replace('_', '-')}")
+            return PrintshopError(Problem(flag, message))
+        path = self.project.manifest_path
+        if path is None:
+            return PrintshopError.at(self.project.root, message)
+        pos = load_yaml(path).pos(("products", self.name, option))
+        return PrintshopError.at(path, f"products.{self.name}.{option}: {message}", pos.line,
+                                 pos.column)
+
+    @property
+    def rules(self) -> CharacterRules:
+        if self._rules is None:
+            tables = self.options.class_tables
+            key = self.options.class_table
+            if key not in tables:
+                raise self._problem_at("class_table", f"'{key}' is not a class table "
+                                       f"(choose {' or '.join(tables)})")
+            self._rules = load_character_rules(self.project, tables[key])
+        return self._rules
+
+    def allowed_classes(self) -> frozenset[str] | None:
+        """The classes named by `classes` (ids, names or words of them), or None for all."""
+        if not self.options.classes:
+            return None
+        rules = self.rules
+        ids = list(rules.classes)
+        chosen: set[str] = set()
+        for given in self.options.classes:
+            matches = match_class(given, rules)
+            if not matches:
+                close = difflib.get_close_matches(_slug(given), ids + _class_words(ids), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise self._problem_at("classes", f"no class '{given}'{hint}; the classes are "
+                                       f"{', '.join(ids)}")
+            chosen |= matches
+        reachable = set(rules.reachable_classes())
+        if not chosen & reachable:
+            raise self._problem_at("classes", f"the {self.options.class_table} class table "
+                                   f"never rolls {', '.join(sorted(chosen))}")
+        return frozenset(chosen & reachable)
+
+    def paper_for_sheets(self, ctx: BuildContext) -> str:
+        paper = self.paper(ctx)
+        if paper not in SHEET_PAPERS:
+            fallback = self.options.paper or "letter"
+            ctx.warn(Problem(self.name, f"character sheets are laid out for letter or a4 "
+                             f"paper, not {paper}; this pack is on {fallback}"))
+            return fallback
+        return paper
+
+    def check(self, ctx: BuildContext) -> None:
+        count = self.options.count
+        if count > MAX_COUNT and not self.large_ok:
+            pages = self.layout(count).total(count)
+            how = "add --yes if you mean it" if self.cli_flags is not None else \
+                "build it with printshop roll characters --yes"
+            raise self._problem_at("count", f"{count:,} characters is more than {MAX_COUNT:,} "
+                                   f"({pages:,} pages); {how}")
+        self.rules  # noqa: B018  (loads and checks every table the roller reads)
+        self.allowed_classes()
+        env = jinja_environment(self.project)
+        try:
+            env.get_template(self.options.template)
+        except Exception as exc:  # syntax errors, missing template
+            from printshop.products.guide import _template_problem
+
+            raise _template_problem(env, self.options.template, exc) from None
+        for sheet in self.options.stylesheets:
+            stylesheet(self.project, sheet)
+
+    # --- rolling -----------------------------------------------------------------------------
+    def characters(self, ctx: BuildContext | None = None) -> list[Character]:
+        if self._characters is None:
+            rules, allowed = self.rules, self.allowed_classes()
+            started = time.monotonic()
+            out = []
+            for index in range(1, self.options.count + 1):
+                out.append(roll_character(rules, self.options.seed, index, allowed))
+                if ctx and ctx.progress and index % 500 == 0 and \
+                        time.monotonic() - started > PROGRESS_AFTER_S:
+                    ctx.progress(f"{self.name}: rolled {index}/{self.options.count} "
+                                 "characters")
+            self._characters = out
+        return self._characters
+
+    # --- composing ---------------------------------------------------------------------------
+    def pack_info(self, characters: list[Character], paper: str) -> dict:
+        mix = Counter(c.class_id for c in characters)
+        classes = self.rules.classes
+        return {
+            "title": self.options.title,
+            "game": self.project.manifest.title,
+            "seed": self.options.seed,
+            "count": len(characters),
+            "class_table": self.options.class_table,
+            "class_roll": f"{self.rules.class_table.title} table "
+                          f"({self.rules.class_table.dice.text})",
+            "restricted_to": [cls.name for cid, cls in classes.items()
+                              if cid in (self.allowed_classes() or ())],
+            "mix": [{"name": classes[cid].name, "count": mix[cid]}
+                    for cid in classes if mix[cid]],
+            "paper": paper,
+            "backs": self.options.backs,
+            "party_roles": [row["role"] for row in self.project.tables["party-roles"].rows],
+            "version": __version__,
+        }
+
+    def index_pages(self, characters: list[Character]) -> list[list[Character]]:
+        first, per_page = self.options.index_first_page, self.options.index_per_page
+        pages = [characters[:first]]
+        rest = characters[first:]
+        while rest:
+            pages.append(rest[:per_page])
+            rest = rest[per_page:]
+        return pages
+
+    def layout(self, count: int) -> PackLayout:
+        cover = len(self.index_pages([None] * count))  # type: ignore[list-item]
+        if self.options.backs and cover % 2:
+            cover += 1   # the cover's own back, so every sheet starts on a front
+        return PackLayout(cover, 2 if self.options.backs else 1)
+
+    def _render(self, part: str, characters: list[Character], paper: str,
+                pack: dict, screen_css: str = "", index_pages=None, first_index_page: int = 0,
+                blank_back: bool | None = None) -> str:
+        """HTML for `part`: "cover" (index pages from `first_index_page`; page 0 is the
+        cover), "sheets" (these characters) or "all" (the whole pack in one file)."""
+        if index_pages is None:
+            index_pages = self.index_pages(characters) if part in ("cover", "all") else []
+        if blank_back is None:
+            blank_back = part == "all" and \
+                self.layout(pack["count"]).cover_pages > len(index_pages)
+        if self._env is None:  # compiling the template once, not once a chunk
+            self._env = jinja_environment(self.project)
+        return render_template(self._env, self.options.template,
+                               part=part, pack=pack, characters=characters,
+                               index_pages=index_pages, first_index_page=first_index_page,
+                               blank_back=blank_back, screen_css=Markup(screen_css))
+
+    def _stylesheets(self, paper: str) -> tuple[Stylesheet, ...]:
+        sheets = tuple(stylesheet(self.project, s) for s in self.options.stylesheets)
+        return sheets + (page_size_css(self.project, paper), self._sheet_size_css(paper))
+
+    def _sheet_size_css(self, paper: str) -> Stylesheet:
+        """The page box each sheet must fill exactly (fit checks measure against it)."""
+        width, height = self.project.paper_size_mm(paper)
+        margin = SHEET_MARGIN_MM
+        return Stylesheet(
+            text=(f"@page {{ margin: {margin}mm; }}\n"
+                  f":root {{ --page-width: {width - 2 * margin:g}mm; "
+                  f"--page-height: {height - 2 * margin:g}mm; }}\n"
+                  f".page {{ width: {width - 2 * margin:g}mm; "
+                  f"height: {height - 2 * margin - 0.5:g}mm; }}"),
+            label=f"sheet size ({paper})")
+
+    # --- outputs -----------------------------------------------------------------------------
+    def pdf(self, ctx: BuildContext) -> bytes:
+        from printshop.render.merge import merge_many_pdfs
+
+        characters = self.characters(ctx)
+        paper = self.paper_for_sheets(ctx)
+        pack = self.pack_info(characters, paper)
+        layout = self.layout(len(characters))
+        parts = self._render_parts(ctx, characters, paper, pack, layout)
+        # the workers' memory goes back before the merge (a later render starts new ones)
+        ctx.renderer.release()
+        outline = [("Cover and index", 0)]
+        outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(c.index))
+                    for c in characters]
+        pdf = merge_many_pdfs(parts, title=f"{pack['game']}: {self.options.title} "
+                                           f"(seed {self.options.seed})", outline=outline)
+        self.pages = layout.total(len(characters))
+        return pdf
+
+    def _render_parts(self, ctx, characters, paper, pack, layout) -> list[bytes]:
+        """Every page, as chunk PDFs in order. A chunk's HTML is made only when a worker is
+        ready for it, so a big pack never holds all of its HTML at once."""
+        sheets_css = self._stylesheets(paper)
+        roots = tuple(str(r) for r in self.project.read_roots)
+        source = f"{self.options.template} ({self.name})"
+        size = self.options.sheets_per_chunk
+        index_pages = self.index_pages(characters)
+        chunks = [characters[i:i + size] for i in range(0, len(characters), size)]
+        # (what it is, pages it must come out as, sheets in it, how to make its HTML)
+        work = []
+        for first in range(0, len(index_pages), INDEX_PAGES_PER_JOB):
+            pages = index_pages[first:first + INDEX_PAGES_PER_JOB]
+            blank = first + len(pages) == len(index_pages) and \
+                layout.cover_pages > len(index_pages)
+            work.append(("the cover and index", len(pages) + blank, 0,
+                         lambda first=first, pages=pages, blank=blank: self._render(
+                             "cover", characters, paper, pack, index_pages=pages,
+                             first_index_page=first, blank_back=blank)))
+        for chunk in chunks:
+            work.append((f"sheets #{chunk[0].index}–#{chunk[-1].index}",
+                         len(chunk) * layout.pages_per_character, len(chunk),
+                         lambda chunk=chunk: self._render("sheets", chunk, paper, pack)))
+
+        started = time.monotonic()
+        done = {"sheets": 0, "said": started}
+        if ctx.progress and len(characters) > size:
+            ctx.progress(f"{self.name}: rendering {len(characters)} sheets in {len(chunks)} "
+                         "chunks")
+
+        def on_done(index: int, result) -> None:
+            done["sheets"] += work[index][2]
+            now = time.monotonic()
+            finished = done["sheets"] == len(characters) and work[index][2]
+            # quiet for quick packs, then a line every few seconds and one at the end
+            if ctx.progress and now - started > PROGRESS_AFTER_S and \
+                    (now - done["said"] >= PROGRESS_EVERY_S or finished):
+                done["said"] = now
+                ctx.progress(f"{self.name}: {done['sheets']}/{len(characters)} sheets "
+                             f"rendered ({now - started:.0f} s)")
+
+        def make_job(html: str) -> RenderJob:
+            return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
+                             base_url=base_url(self.project), source=source,
+                             uncompressed=ctx.uncompressed, fit_check=True)
+
+        results = ctx.renderer.render(LazyJobs(work, make_job), on_done=on_done)
+        problems: list[Problem] = []
+        for (what, expected, _, _), result in zip(work, results):
+            problems += self._result_problems(result, what, expected)
+            for warning in collect_warnings([result]):
+                ctx.warn(warning)
+        if problems:
+            raise PrintshopError(problems)
+        return [result.pdf for result in results]
+
+    def _result_problems(self, result, what: str, expected_pages: int) -> list[Problem]:
+        problems = [Problem(self.name, f"{overflow.describe()} (seed {self.options.seed}); "
+                            f"shorten what it prints or adjust {self.options.template}")
+                    for overflow in result.overflows]
+        if result.pages != expected_pages and not problems:
+            problems.append(Problem(self.name, f"{what} came out as {result.pages} pages, "
+                                    f"expected {expected_pages} (a page break in "
+                                    f"{self.options.template}?)"))
+        return problems
+
+    def html(self, ctx: BuildContext) -> str:
+        characters = self.characters(ctx)
+        paper = self.paper_for_sheets(ctx)
+        pack = self.pack_info(characters, paper)
+        css = "\n".join(inline_css_for_screen(stylesheet(self.project, s),
+                                              self.project.read_roots)
+                        for s in self.options.stylesheets)
+        generated = "\n".join(s.text for s in self._stylesheets(paper) if s.text)
+        return self._render("all", characters, paper, pack, screen_css=css + "\n" + generated)
+
+    def json(self, ctx: BuildContext | None = None) -> str:
+        data = {"seed": self.options.seed, "printshop": __version__,
+                "characters": [c.to_json() for c in self.characters(ctx)]}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    def build(self, ctx: BuildContext, output: BuildOutput) -> None:
+        for fmt in self.options.formats:
+            if fmt == "pdf":
+                output.add(f"{self.name}.pdf", self.pdf(ctx))
+            elif fmt == "html":
+                output.add(f"{self.name}.html", self.html(ctx))
+            else:
+                output.add(f"{self.name}.json", self.json(ctx))
+
+
+SHEET_MARGIN_MM = 9
+INDEX_PAGES_PER_JOB = 4
+
+
+# --- naming classes on the command line ------------------------------------------------------
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
+
+
+def _class_words(ids: list[str]) -> list[str]:
+    return sorted({word for cid in ids for word in cid.split("-")})
+
+
+def match_class(given: str, rules: CharacterRules) -> set[str]:
+    """`fighter`, `Human Fighter`, `human-fighter`, `half-ogre`, `human` (all four humans):
+    a class matches when the name is its id or a run of whole words of it."""
+    wanted = _slug(given)
+    if not wanted:
+        return set()
+    found = set()
+    for cid, cls in rules.classes.items():
+        words = cid.split("-")
+        want = wanted.split("-")
+        if wanted in (cid, _slug(cls.name)) or any(
+                words[i:i + len(want)] == want for i in range(len(words) - len(want) + 1)):
+            found.add(cid)
+    return found
+
+
+class LazyJobs:
+    """The render jobs of a pack as a sequence whose items are made when they are taken."""
+
+    def __init__(self, work: list, make_job):
+        self.work, self.make_job = work, make_job
+
+    def __len__(self) -> int:
+        return len(self.work)
+
+    def __getitem__(self, index: int) -> RenderJob:
+        return self.make_job(self.work[index][3]())
+
+
+PRODUCT = Pregens
+
