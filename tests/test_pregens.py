@@ -119,6 +119,35 @@ def test_the_manifest_product_builds_strict_without_warnings(project_copy, tmp_p
     assert data["seed"] == "hammercrawl-1" and len(data["characters"]) == 2
 
 
+def test_a_character_no_font_can_print_is_reported_once_and_fails_strict(project_copy,
+                                                                          tmp_path):
+    roles = project_copy / "tables" / "party-roles.yaml"
+    roles.write_text(roles.read_text().replace("{role: Mapper,", "{role: Mapper 漢,"))
+    (project_copy / "printshop.yaml").write_text(
+        (project_copy / "printshop.yaml").read_text().replace("    count: 50\n",
+                                                              "    count: 12\n"))
+    pack = roll(count=12, source=project_copy, sheets_per_chunk=5)  # 3 chunks, one warning
+    assert len(pack.warnings) == 1 and "U+6F22" in pack.warnings[0].message
+    with pytest.raises(PrintshopError):
+        build_project(project_copy, tmp_path / "out", ["pregens"], strict=True)
+    assert not (tmp_path / "out" / "pregens.pdf").exists()
+
+
+def test_a_sheet_stylesheet_reaching_outside_the_project_is_refused_before_rendering(
+        project_copy, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET")
+    own = project_copy / "templates" / "css"
+    own.mkdir(parents=True)
+    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
+    (own / "pregens.css").write_text(f"@import url({secret.as_uri()});\n{css}")
+    result = run_cli("build", "pregens", "--source", str(project_copy),
+                     "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert "pregens.css" in result.output and "outside the project" in result.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 def test_a_sheet_that_does_not_fit_is_an_error_naming_the_character(project_copy):
     own = project_copy / "templates" / "css"
     own.mkdir(parents=True)

@@ -22,8 +22,8 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import (base_url, inline_css_for_screen, jinja_environment,
-                                       page_size_css, stylesheet)
+from printshop.products.common import (base_url, check_stylesheets, inline_css_for_screen,
+                                       jinja_environment, page_size_css, stylesheet)
 from printshop.render.jinja import render_template
 from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
 from printshop.roll.character_rules import CharacterRules, load_character_rules
@@ -157,8 +157,7 @@ class Pregens(Product):
             from printshop.products.guide import _template_problem
 
             raise _template_problem(env, self.options.template, exc) from None
-        for sheet in self.options.stylesheets:
-            stylesheet(self.project, sheet)
+        check_stylesheets(ctx, self.project, list(self.options.stylesheets))
 
     # --- rolling -----------------------------------------------------------------------------
     def characters(self, ctx: BuildContext | None = None) -> list[Character]:
