@@ -271,7 +271,7 @@ class Pregens(Product):
         source = f"{self.options.template} ({self.name})"
         size = self.options.sheets_per_chunk
         index_pages = self.index_pages(characters)
-        chunks = [characters[i:i + size] for i in range(0, len(characters), size)]
+        chunks = split_into_chunks(characters, size, ctx.renderer.pool.processes)
         # (what it is, pages it must come out as, sheets in it, how to make its HTML)
         work = []
         for first in range(0, len(index_pages), INDEX_PAGES_PER_JOB):
@@ -382,6 +382,16 @@ def match_class(given: str, rules: CharacterRules) -> set[str]:
                 words[i:i + len(want)] == want for i in range(len(words) - len(want) + 1)):
             found.add(cid)
     return found
+
+
+def split_into_chunks(items: list, size: int, workers: int) -> list[list]:
+    """Chunks of `size`, but the last `workers` chunks' worth in half-size chunks: the
+    workers then finish close together instead of one idling while another renders a
+    whole chunk at the end."""
+    tail_start = max(0, len(items) - workers * size) // size * size
+    half = max(1, (size + 1) // 2)
+    return [items[i:i + size] for i in range(0, tail_start, size)] + \
+        [items[i:i + half] for i in range(tail_start, len(items), half)]
 
 
 class LazyJobs:
