@@ -270,3 +270,15 @@ def test_a_guide_table_becomes_a_deck_by_id(project_copy):
 def test_an_unknown_deck_is_named_with_the_known_ones(project):
     with pytest.raises(PrintshopError, match="no deck 'evnt'.*did you mean 'event'"):
         load_deck(project, "evnt")
+
+
+@pytest.mark.parametrize("change", [
+    lambda text: text.split("    rows:\n")[0] + "    rows: []\n",   # no rows at all
+    lambda text: text.split("    rows:\n")[0],                      # no rows key
+    lambda text: "",                                               # an empty file
+])
+def test_an_empty_deck_is_a_clear_error(project_copy, change):
+    write_deck(project_copy, "test", change(GOOD))
+    message = problem_of(project_copy, "test")
+    assert "test.yaml" in message
+    assert "Error" not in message.split(":")[0]  # our message, not an exception's name

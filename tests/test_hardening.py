@@ -192,3 +192,22 @@ def test_project_paths_with_spaces_accents_and_percent_build(tmp_path, folder):
     assert (tmp_path / folder / "out" / "book.pdf").stat().st_size > 1000
     html = (tmp_path / folder / "out" / "book.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in html and "file:" not in html
+
+
+def test_css_mistakes_are_warnings_naming_the_file_and_fail_strict(tmp_path):
+    """WeasyPrint logs only line:col for a bad declaration; the user gets the file too, and
+    a font-family no bundled font provides (WeasyPrint is silent) is reported as well."""
+    root = project(tmp_path, css="h1 { colour: red; }\np { margin: 1xx; }\n"
+                                 "em { font-family: Comic Sans MS; }\n")
+    lines = (root / "templates" / "css" / "book.css").read_text().splitlines()
+    colour_line = lines.index("h1 { colour: red; }") + 1
+    out = tmp_path / "out"
+    result = run_cli("build", "--source", root, "--out", out)
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if ": warning: " in line]
+    assert len(warnings) == 3, result.output
+    assert any(f"book.css:{colour_line}:" in w and "colour" in w for w in warnings), warnings
+    assert any(f"book.css:{colour_line + 1}:" in w and "1xx" in w for w in warnings), warnings
+    assert any(f"book.css:{colour_line + 2}:" in w and "Comic Sans MS" in w for w in warnings)
+    output = fails(root, tmp_path / "strict-out", "--strict")
+    assert "colour" in output and "Traceback" not in output

@@ -93,7 +93,7 @@ class DeckSpec(Strict):
     face: DeckFace = DeckFace()
     # the cards' data: inline (columns + rows), a table file inside decks/, or guide tables
     columns: list[ColumnSpec] | None = None
-    rows: list[dict[str, Any]] | None = None
+    rows: list[dict[str, Any]] | None = Field(default=None, min_length=1)
     dice: str | None = None
     roll_label: str | None = None
     table: str | None = None
