@@ -15,6 +15,24 @@ REPO = Path(__file__).resolve().parent.parent
 RULES_SRC = REPO / "rules-src"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
+# A two-card deck file (decks/NAME.yaml) for tests of deck loading and card rendering. Tests
+# that assert line numbers count on this layout: `code` on line 2, `face` on 6, the second
+# row on 12.
+SMALL_DECK = """\
+title: Tiny Deck
+code: TD
+colour: "#1f4a8a"
+accent: "#ddccaa"
+back: {title: Tiny, emblem: torch}
+face: {title: name, text: [effect]}
+columns:
+  - {key: name, label: Name}
+  - {key: effect, label: Effect}
+rows:
+  - {name: First Card, effect: The first card's text.}
+  - {name: Second Card, effect: The second card's text.}
+"""
+
 
 @pytest.fixture
 def project_copy(tmp_path) -> Path:

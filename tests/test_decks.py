@@ -13,7 +13,7 @@ from printshop.errors import PrintshopError
 from printshop.project import Project
 from printshop.source.decks import RANKS, SUITS, load_deck, parse_ranks
 
-from conftest import RULES_SRC
+from conftest import RULES_SRC, SMALL_DECK
 
 
 @pytest.fixture(scope="module")
@@ -140,20 +140,7 @@ def write_deck(project_dir: Path, name: str, text: str) -> Path:
     return path
 
 
-GOOD = """\
-    title: Test deck
-    code: TD
-    colour: "#224466"
-    accent: "#ddccaa"
-    back: {title: Test, emblem: torch}
-    face: {title: name, text: [effect]}
-    columns:
-      - {key: name, label: Name}
-      - {key: effect, label: Effect}
-    rows:
-      - {name: One, effect: First}
-      - {name: Two, effect: Second}
-"""
+GOOD = SMALL_DECK
 
 
 def problem_of(project_dir: Path, deck: str) -> str:
@@ -170,20 +157,20 @@ def test_a_good_small_deck_loads(project_copy):
 
 
 def test_a_missing_field_names_the_file_and_line(project_copy):
-    write_deck(project_copy, "test", GOOD.replace('    code: TD\n', ''))
+    write_deck(project_copy, "test", GOOD.replace('code: TD\n', ''))
     message = problem_of(project_copy, "test")
     assert "test.yaml:1" in message and "code: missing" in message
 
 
 def test_a_row_missing_a_column_names_its_line(project_copy):
-    write_deck(project_copy, "test", GOOD.replace("{name: Two, effect: Second}",
-                                                  "{name: Two}"))
+    write_deck(project_copy, "test", GOOD.replace(
+        "{name: Second Card, effect: The second card's text.}", "{name: Second Card}"))
     message = problem_of(project_copy, "test")
     assert "test.yaml:12" in message and "missing column 'effect'" in message
 
 
 def test_an_unknown_card_size_is_named(project_copy):
-    write_deck(project_copy, "test", GOOD.replace("code: TD\n", "code: TD\n    size: pokr\n"))
+    write_deck(project_copy, "test", GOOD.replace("code: TD\n", "code: TD\nsize: pokr\n"))
     message = problem_of(project_copy, "test")
     assert "test.yaml:3" in message and "unknown card size 'pokr'" in message
     assert "did you mean 'poker'" in message
@@ -200,7 +187,7 @@ def test_a_project_adds_its_own_card_size(project_copy):
         rows:
           - {id: square, name: Square, width: 70, height: 70}
         """))
-    write_deck(project_copy, "test", GOOD.replace("code: TD\n", "code: TD\n    size: square\n"))
+    write_deck(project_copy, "test", GOOD.replace("code: TD\n", "code: TD\nsize: square\n"))
     deck = load_deck(Project.load(project_copy), "test")
     assert (deck.size.width, deck.size.height) == (70, 70)
 
@@ -209,14 +196,14 @@ def test_a_project_adds_its_own_card_size(project_copy):
                                       "cards/../../../x.j2"])
 def test_a_template_outside_the_project_is_refused(project_copy, template):
     write_deck(project_copy, "test", GOOD.replace("code: TD\n",
-                                                  f"code: TD\n    template: {template}\n"))
+                                                  f"code: TD\ntemplate: {template}\n"))
     message = problem_of(project_copy, "test")
     assert "test.yaml:3" in message and "outside the project" in message
 
 
 def test_a_missing_template_is_named(project_copy):
     write_deck(project_copy, "test", GOOD.replace("code: TD\n",
-                                                  "code: TD\n    template: cards/nope.html.j2\n"))
+                                                  "code: TD\ntemplate: cards/nope.html.j2\n"))
     message = problem_of(project_copy, "test")
     assert "test.yaml:3" in message and "not found" in message
 
@@ -272,13 +259,13 @@ def test_an_unknown_deck_is_named_with_the_known_ones(project):
         load_deck(project, "evnt")
 
 
-@pytest.mark.parametrize("change", [
-    lambda text: text.split("    rows:\n")[0] + "    rows: []\n",   # no rows at all
-    lambda text: text.split("    rows:\n")[0],                      # no rows key
-    lambda text: "",                                               # an empty file
+@pytest.mark.parametrize("change,expected", [
+    (lambda text: text.split("rows:\n")[0] + "rows: []\n",
+     "test.yaml:10:7: rows: must not be empty"),
+    (lambda text: text.split("rows:\n")[0], "test.yaml:1: a deck needs its cards' data"),
+    (lambda text: "", "test.yaml:1: file is empty"),
 ])
-def test_an_empty_deck_is_a_clear_error(project_copy, change):
+def test_an_empty_deck_is_a_clear_error(project_copy, change, expected):
     write_deck(project_copy, "test", change(GOOD))
     message = problem_of(project_copy, "test")
-    assert "test.yaml" in message
-    assert "Error" not in message.split(":")[0]  # our message, not an exception's name
+    assert expected in message and "Error" not in message

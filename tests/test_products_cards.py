@@ -8,27 +8,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import RULES_SRC, folder_snapshot, pdf_reader, pdf_text, run_cli
+from conftest import RULES_SRC, SMALL_DECK, folder_snapshot, pdf_reader, pdf_text, run_cli
 
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
 
 MM = 72 / 25.4  # PDF points per mm
 
-TINY = """\
-title: Tiny Deck
-code: TD
-colour: "#1f4a8a"
-accent: "#ddccaa"
-back: {title: Tiny, emblem: torch}
-face: {title: name, text: [effect]}
-columns:
-  - {key: name, label: Name}
-  - {key: effect, label: Effect}
-rows:
-  - {name: First Card, effect: The first card's text.}
-  - {name: Second Card, effect: The second card's text.}
-"""
+TINY = SMALL_DECK
 
 PRODUCTS = """\
 products:
