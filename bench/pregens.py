@@ -43,7 +43,7 @@ def render_with_printshop(count: int, processes: int | None = None, progress=Non
                           **options) -> tuple[float, int, bytes]:
     """`printshop roll characters --count N` as a user runs it, end to end: load the tables,
     roll, render in chunks, merge. Everything is inside the timing."""
-    from printshop.roll.pack import roll_characters_to_bytes
+    from printshop.products.character_pack import roll_characters_to_bytes
 
     started = time.perf_counter()
     pack = roll_characters_to_bytes(REPO / "rules-src", count=count, seed="bench",

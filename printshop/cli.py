@@ -331,7 +331,7 @@ def roll_characters(count, seed, classes, class_table, paper, backs, fmt, out, y
     Bad input (a count below 1, an unknown class, a broken table) prints what is wrong and
     writes nothing.
     """
-    from printshop.roll.pack import roll_characters_to_bytes
+    from printshop.products.character_pack import roll_characters_to_bytes
 
     def progress(message: str) -> None:
         if not quiet:

@@ -14,7 +14,7 @@ import pytest
 
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
-from printshop.roll.pack import roll_characters_to_bytes
+from printshop.products.character_pack import roll_characters_to_bytes
 
 from conftest import RULES_SRC, folder_snapshot, pdf_reader, run_cli
 
