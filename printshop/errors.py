@@ -54,7 +54,13 @@ class Problems:
 
     def raise_if_any(self):
         if self.items:
-            raise PrintshopError(sorted(self.items, key=_order))
+            raise PrintshopError(unique_sorted(self.items))
+
+
+def unique_sorted(problems) -> list[Problem]:
+    """Each problem once, by file, line and column: products that share a file (every product
+    loads tables/) would otherwise report the same mistake once each."""
+    return sorted(dict.fromkeys(problems), key=_order)
 
 
 def _order(problem: Problem):
