@@ -1,6 +1,8 @@
 # printshop: `make` builds every product into build/, `make test` runs the tests.
-# Both create the virtualenv .venv/ on first use. WeasyPrint needs the system's Pango
-# (Debian: libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0); `make` checks for it.
+# Both create the virtualenv .venv/ on first use. WeasyPrint needs the system's Pango,
+# HarfBuzz and HarfBuzz's font subsetter (Debian: libpango-1.0-0 libpangoft2-1.0-0
+# libharfbuzz-subset0). `make` checks for them first, with the system's Python, before it
+# installs or renders anything, and names the packages for Debian, Fedora and macOS.
 
 PYTHON ?= python3
 VENV := .venv
@@ -12,23 +14,23 @@ PRINTSHOP := $(BIN)/printshop
 
 all: build
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml | system-check
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "printshop needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-system-check: $(STAMP)
-	@$(BIN)/python -m printshop.system_check
+system-check:
+	@$(PYTHON) printshop/system_check.py
 
-build: system-check
+build: system-check $(STAMP)
 	$(PRINTSHOP) build --strict
 
-test: system-check
+test: system-check $(STAMP)
 	$(BIN)/python -m pytest -q
 
-bench: system-check
+bench: system-check $(STAMP)
 	$(BIN)/python bench/run.py
 
 # Render every page of the built PDFs to PNG for looking at them (needs poppler-utils).

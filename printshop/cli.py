@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from printshop import __version__
-from printshop.errors import PrintshopError
+from printshop.errors import PrintshopError, unique_sorted
 from printshop.project import PAPERS
 
 EXIT_BAD_INPUT = 2
@@ -23,7 +23,7 @@ def default_source() -> Path:
 
 
 def _echo_problems(problems, prefix: str = "") -> None:
-    for problem in problems:
+    for problem in unique_sorted(problems):
         click.echo(f"{prefix}{problem}" if not prefix else _with_prefix(problem, prefix),
                    err=True)
 
@@ -32,6 +32,22 @@ def _with_prefix(problem, prefix: str) -> str:
     text = str(problem)
     where, sep, message = text.partition(": ")
     return f"{where}: {prefix}{message}" if sep else f"{prefix}{text}"
+
+
+def check_system_libraries(quiet: bool = False) -> None:
+    """Before rendering: stop at once, naming the packages, if WeasyPrint cannot load its
+    libraries. Without HarfBuzz's subsetter the build goes on (fontTools subsets the fonts,
+    with the same bytes every run); say so once, not once per font and document."""
+    from printshop import system_check
+
+    missing = system_check.missing_libraries()
+    if [label for label in missing if label != system_check.SUBSETTER.label]:
+        click.echo(system_check.install_message(missing, "then run printshop again"), err=True)
+        sys.exit(EXIT_INTERNAL)
+    if missing and not quiet:
+        click.echo("printshop: note: the HarfBuzz font subsetter (libharfbuzz-subset) is not "
+                   "installed, so fontTools subsets the fonts: slower, same bytes. "
+                   "`python -m printshop.system_check` says what to install.", err=True)
 
 
 def handle_errors(function):
@@ -43,8 +59,9 @@ def handle_errors(function):
         try:
             return function(*args, **kwargs)
         except PrintshopError as exc:
-            _echo_problems(exc.problems)
-            count = len(exc.problems)
+            problems = unique_sorted(exc.problems)
+            _echo_problems(problems)
+            count = len(problems)
             click.echo(f"printshop: {count} problem{'s' if count != 1 else ''}; nothing was "
                        "written", err=True)
             sys.exit(EXIT_BAD_INPUT)
@@ -172,6 +189,7 @@ def build(products, source, out, paper, strict, jobs, timeout, quiet, uncompress
 
     if out is None:  # never write outside the project unless the user says where
         out = Path(source) / "build" if source is not None else Path("build")
+    check_system_libraries(quiet)
     report = build_project(source or default_source(), out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
                            uncompressed=uncompressed, timeout=timeout,
@@ -279,6 +297,7 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
                                     f"{', '.join(map(str, tables.tier_numbers))})")
         click.echo(hirelings_json(roll_hirelings(tables, seed, count, tier)), nl=False)
         return
+    check_system_libraries(quiet)
     written, rolled, warnings = roll_hireling_pack(
         source or default_source(), seed, count, tier, output_format, out, paper,
         card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict)
@@ -342,6 +361,8 @@ def roll_characters(count, seed, classes, class_table, paper, backs, fmt, out, y
         to_stdout = True
     else:
         to_stdout = False
+    if fmt != "json":
+        check_system_libraries(quiet)
     result = roll_characters_to_bytes(
         source or default_source(), count=count, seed=seed, classes=classes,
         class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes, jobs=jobs,

@@ -85,8 +85,10 @@ def _stylesheets(job: RenderJob):
 
     if "fonts" not in _process_state:
         from printshop.render.fonts import isolate_fontconfig
+        from printshop.render.subsetting import keep_font_dates
 
         isolate_fontconfig()
+        keep_font_dates()
         _process_state["fonts"] = FontConfiguration()
     key = (job.stylesheets, job.roots)
     cached = _process_state.setdefault("css", {}).get(key)
@@ -123,6 +125,7 @@ def render_job(job: RenderJob) -> RenderResult:
     from weasyprint import HTML
 
     from printshop.render.fetcher import ProjectFetcher
+    from printshop.render.subsetting import is_fallback_warning
 
     css, css_warnings, css_refused = _stylesheets(job)
     fetcher = ProjectFetcher([Path(r) for r in job.roots])
@@ -146,7 +149,8 @@ def render_job(job: RenderJob) -> RenderResult:
     refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
                fetcher.refused]
     warnings = [Problem(job.source, m) for m in handler.messages
-                if not (m.startswith("Failed to load") and fetcher.refused)]
+                if not (m.startswith("Failed to load") and fetcher.refused)
+                and not is_fallback_warning(m)]  # the CLI says it once per run
     return RenderResult(pdf=pdf, pages=len(document.pages),
                         warnings=css_warnings + warnings, refused=css_refused + refused,
                         overflows=overflows)

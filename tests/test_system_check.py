@@ -1,0 +1,91 @@
+"""`make` and printshop on a machine without HarfBuzz's font subsetter (libharfbuzz-subset).
+
+The library is made unloadable in a child process (tests/without_subsetter.py), so what is
+tested is what a user without the package sees: `make` stops at once, naming the packages;
+printshop itself still builds, with the same bytes every run, and says so once.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO, SMALL_DECK
+
+from printshop import system_check
+
+WITHOUT = str(Path(__file__).with_name("without_subsetter.py"))
+PACKAGES = ("libharfbuzz-subset0", "dnf install", "brew install")
+
+
+def run(*args, cwd=None, env=None, timeout=120):
+    return subprocess.run([*args], cwd=cwd, env={**os.environ, **(env or {})}, text=True,
+                          capture_output=True, timeout=timeout)
+
+
+def test_this_machine_has_every_library():
+    assert system_check.missing_libraries() == []
+    assert set(system_check.versions()) == {"Pango", "HarfBuzz"}
+
+
+def test_without_the_subsetter_the_check_names_the_packages_for_three_systems():
+    started = time.monotonic()
+    result = run(sys.executable, WITHOUT, "printshop.system_check")
+    assert time.monotonic() - started < 20
+    assert result.returncode == 1
+    assert "libharfbuzz-subset" in result.stderr.splitlines()[0]
+    for package in PACKAGES:
+        assert package in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_make_stops_before_installing_or_rendering_anything(tmp_path):
+    """The check runs with the system's Python before the virtualenv is made."""
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    shutil.copy(REPO / "Makefile", tmp_path)
+    shutil.copy(REPO / "pyproject.toml", tmp_path)
+    (tmp_path / "printshop").mkdir()
+    shutil.copy(REPO / "printshop" / "system_check.py", tmp_path / "printshop")
+    for target in ("build", "test"):
+        result = run("make", target, f"PYTHON={sys.executable} {WITHOUT}", cwd=tmp_path)
+        assert result.returncode != 0
+        assert "libharfbuzz-subset0" in result.stderr
+        assert not (tmp_path / ".venv").exists() and not (tmp_path / "build").exists()
+
+
+def _tiny_project(folder: Path) -> Path:
+    (folder / "decks").mkdir(parents=True)
+    (folder / "decks" / "tiny.yaml").write_text(SMALL_DECK)
+    (folder / "printshop.yaml").write_text(
+        "title: Tiny\nproducts:\n  tiny:\n    kind: cards\n    decks: [tiny]\n")
+    return folder
+
+
+def test_without_the_subsetter_printshop_builds_the_same_bytes_every_run(tmp_path):
+    """fontTools would stamp each font subset with the time of the build: a day apart (the
+    clock moved on in the second run), the files must still be identical."""
+    project = _tiny_project(tmp_path / "tiny")
+    outputs = []
+    for shift in ("0", "86400"):
+        out = tmp_path / f"out-{shift}"
+        result = run(sys.executable, WITHOUT, "printshop", "build", "--strict",
+                     "--source", project, "--out", out,
+                     env={"PRINTSHOP_TEST_CLOCK_SHIFT": shift})
+        assert result.returncode == 0, result.stderr
+        notes = [line for line in result.stderr.splitlines() if "subsetter" in line]
+        assert len(notes) == 1 and "fontTools" in notes[0]
+        assert "HarfBuzz-Subset" not in result.stderr  # no warning per font and document
+        outputs.append((out / "tiny.pdf").read_bytes())
+    assert outputs[0] == outputs[1]
+    # The fallback really ran: HarfBuzz's subsets are other bytes.
+    result = run(sys.executable, "-m", "printshop", "build", "--strict", "--source", project,
+                 "--out", tmp_path / "harfbuzz")
+    assert result.returncode == 0, result.stderr
+    assert "subsetter" not in result.stderr
+    assert (tmp_path / "harfbuzz" / "tiny.pdf").read_bytes() != outputs[0]
