@@ -14,7 +14,7 @@ PRINTSHOP := $(BIN)/printshop
 
 all: build
 
-$(STAMP): pyproject.toml | system-check
+$(STAMP): pyproject.toml setup.py | system-check
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "printshop needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-BUNDLED_FONTS = Path(__file__).resolve().parent.parent.parent / "templates" / "fonts"
+from printshop.resources import FONTS_DIR as BUNDLED_FONTS
 
 
 def isolate_fontconfig(folders: list[Path] | None = None) -> str:

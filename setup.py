@@ -1,0 +1,17 @@
+"""Packaging glue that pyproject.toml cannot say: the repository keeps printshop's templates
+(Jinja, CSS, fonts) in the top-level templates/ folder, and wheels and sdists carry them
+inside the package as printshop/templates/, so an installed printshop works from any folder.
+Everything else (name, dependencies, entry point) is in pyproject.toml.
+"""
+
+from setuptools import find_packages, setup
+
+setup(
+    packages=[*find_packages(include=["printshop", "printshop.*"]), "printshop.templates"],
+    package_dir={"printshop.templates": "templates"},
+    package_data={
+        "printshop": ["data/*.yaml", "data/scaffold/**/*"],
+        "printshop.templates": ["**/*"],
+    },
+    include_package_data=False,
+)
