@@ -86,8 +86,10 @@ def handle_errors(function):
 def source_option(function):
     return click.option("--source", "source", type=click.Path(path_type=Path),
                         default=None, metavar="DIR",
-                        help="Project folder (default: ./rules-src if it exists, else .). "
-                             "A folder of Markdown files with no manifest builds as a book.")(
+                        help="Project folder (default: ./rules-src if it exists, else .): "
+                             "the one with printshop.yaml, or a folder that keeps it in "
+                             "rules-src/. A folder of Markdown files with no manifest builds "
+                             "as a book.")(
         function)
 
 
@@ -135,15 +137,37 @@ def card_print_options(function, with_format: bool = True):
     return wrapper
 
 
+def _print_version(ctx) -> None:
+    """What a bug report needs: printshop's, WeasyPrint's and the system libraries' versions."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from printshop import system_check
+
+    try:
+        weasyprint = version("weasyprint")
+    except PackageNotFoundError:
+        weasyprint = "not installed"
+    found = system_check.versions()
+    subsetter = ("HarfBuzz" if system_check.SUBSETTER.label not in
+                 system_check.missing_libraries() else "fontTools (libharfbuzz-subset missing)")
+    click.echo(f"printshop {__version__}\nWeasyPrint {weasyprint}\n"
+               f"Pango {found.get('Pango', 'not found')}\n"
+               f"HarfBuzz {found.get('HarfBuzz', 'not found')} (font subsetter: {subsetter})")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              epilog="""\b
 Examples:
+  printshop new my-game                   start a new game project in ./my-game
   printshop build                         build every product into build/
   printshop build players-guide --paper a4
   printshop check                         validate the source without rendering
   printshop build --source ~/my-novel --out /tmp/novel   a folder of Markdown as a book
 """)
-@click.version_option(__version__, prog_name="printshop")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _param, value: _print_version(ctx) if value else None,
+              help="Show the versions of printshop, WeasyPrint, Pango and HarfBuzz, and exit.")
 def cli():
     """printshop: a game's rules source (Markdown + YAML) into print-ready PDFs and HTML."""
 
@@ -225,6 +249,29 @@ def check(products, source, strict, debug):
     click.echo(f"printshop: OK: {len(report.products)} product"
                f"{'s' if len(report.products) != 1 else ''} checked in {report.seconds:.2f} s"
                f"{f', {len(report.warnings)} warning(s)' if report.warnings else ''}")
+
+
+@cli.command("new", epilog="""\b
+Examples:
+  printshop new my-game                     a project in ./my-game, titled "My Game"
+  printshop new ~/games/tunnel-rats --title "Tunnel Rats!"
+  cd my-game && printshop build             the book, the deck and the reference sheet
+""")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--title", default=None, help="The game's title (default: from the folder's "
+              "name).")
+@debug_option
+@handle_errors
+def new(folder, title, debug):
+    """Start a new game project in FOLDER (new or empty): a manifest, a chapter, tables, a
+    deck, a reference sheet and a README saying what to edit. It builds as it is."""
+    from printshop.scaffold import new_project
+
+    files = new_project(folder, title)
+    for relative in files:
+        click.echo(f"wrote {Path(folder) / relative}")
+    click.echo(f"printshop: new project in {folder}; next: cd {folder} && printshop build",
+               err=True)
 
 
 @cli.group(epilog="""\b

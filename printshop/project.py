@@ -13,16 +13,16 @@ from typing import Any, Literal
 from pydantic import Field
 
 from printshop.errors import PrintshopError, Problems
+from printshop.resources import DATA_DIR
+from printshop.resources import TEMPLATES_DIR as BUILTIN_TEMPLATES
 from printshop.source.classes import ClassesFile, load_classes
 from printshop.source.markdown import slugify
 from printshop.source.schema import Strict, validate
 from printshop.source.tables import Table, load_table, load_tables
 from printshop.source.yamlfile import load_yaml
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-BUILTIN_TEMPLATES = PACKAGE_DIR.parent / "templates"
-DATA_DIR = PACKAGE_DIR / "data"
 MANIFEST_NAME = "printshop.yaml"
+RULES_FOLDER = "rules-src"  # a project folder may keep its rules (and manifest) in here
 PAPERS = ("letter", "a4", "a5", "a3", "digest")
 IGNORED_DIRS = {"build", "node_modules", "templates", ".git", ".venv", "__pycache__"}
 
@@ -51,7 +51,7 @@ class Project:
             raise PrintshopError.at(source, "project folder not found")
         if not source.is_dir():
             raise PrintshopError.at(source, "is not a folder (give the project folder)")
-        root = source.resolve()
+        root = rules_folder(source.resolve())
         manifest_path = root / MANIFEST_NAME
         if manifest_path.is_file():
             doc = load_yaml(manifest_path, keep_going=True)
@@ -129,6 +129,16 @@ class Project:
                                           for part in relative.parts):
                 files.append(path)
         return files
+
+
+def rules_folder(folder: Path) -> Path:
+    """The folder to read: `folder` itself, or its `rules-src/` when `folder` is a project
+    folder that keeps its rules there (as printshop's own repository does) and has no
+    manifest of its own. Its README and docs are then not read as chapters."""
+    nested = folder / RULES_FOLDER
+    if not (folder / MANIFEST_NAME).is_file() and nested.is_dir():
+        return nested
+    return folder
 
 
 def _markdown_files(base: Path):
