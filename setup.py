@@ -14,4 +14,7 @@ setup(
         "printshop.templates": ["**/*"],
     },
     include_package_data=False,
+    # `pip install .` builds in the source tree; keep setuptools' scratch files out of build/,
+    # which is where printshop writes its products.
+    options={"build": {"build_base": ".setuptools-build"}},
 )
