@@ -85,9 +85,20 @@ def test_bookmarks_are_the_chapters_and_their_sections(reader):
     from printshop.products.guide import Guide
     manuscript, _ = Guide(project, "players-guide", Guide.Options(kind="guide")).read()
     top = [title for depth, title, _ in outline(reader) if depth == 0]
-    assert top == ["Contents"] + [c.title for c in manuscript.chapters] + ["Colophon"]
+    assert top == ["Contents"] + [c.title for c in manuscript.chapters] + [
+        "Colophon", "Character Sheet (to copy)"]
     second = [title for depth, title, _ in outline(reader) if depth == 1]
     assert second == [s.title for c in manuscript.chapters for s in c.sections]
+
+
+def test_the_book_ends_with_the_blank_character_sheet(reader):
+    marks = outline(reader)
+    assert marks[-1] == (0, "Character Sheet (to copy)", len(reader.pages))
+    sheet = reader.pages[-1].extract_text()
+    assert "Name — chosen by the player on your left" in sheet and "SAVES" in sheet
+    assert re.findall(r"\d+", sheet) == ["100"]         # nothing rolled
+    assert not reader.get_fields()                        # the print-only sheet: no form
+    assert len(reader.pages) % 2 == 1                     # a recto: a leaf of its own
 
 
 def test_every_contents_entry_shows_the_page_its_heading_is_on(reader):
@@ -102,7 +113,7 @@ def test_every_contents_entry_shows_the_page_its_heading_is_on(reader):
             entries[" ".join(match[1].split())] = int(match[2])
     checked = 0
     for depth, title, page in outline(reader):
-        if depth > 1 or title in ("Contents", "Colophon"):
+        if depth > 1 or title in ("Contents", "Colophon", "Character Sheet (to copy)"):
             continue
         key = " ".join(title.split())
         assert key in entries, f"{title!r} missing from the contents"

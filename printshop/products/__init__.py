@@ -23,6 +23,8 @@ PRODUCT_MODULES = {
     "pregens": "printshop.products.pregens",
     "reference": "printshop.products.reference",
     "cards": "printshop.products.cards",
+    "blank-sheet": "printshop.products.blank_sheet",
+    "convention": "printshop.products.convention",
 }
 
 
@@ -36,6 +38,8 @@ class BuildContext:
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
+    # renders one product reuses in another (products/includes.py), made once per build
+    shared: dict = field(default_factory=dict)
 
     def warn(self, problem: Problem) -> None:
         if problem not in self.warnings:

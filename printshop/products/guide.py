@@ -34,6 +34,7 @@ class GuideOptions(Strict):
     stylesheets: list[str] = ["css/fonts.css", "css/book.css"]
     screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css"]
     print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
+    blank_sheet: bool = False  # the blank character sheet as the book's last page
 
 
 class Guide(Product):
@@ -87,6 +88,10 @@ class Guide(Product):
                 raise _template_problem(env, name, exc) from None
         check_stylesheets(ctx, self.project, self.options.stylesheets)
         check_stylesheets(ctx, self.project, self.options.screen_stylesheets)
+        if self.options.blank_sheet:
+            from printshop.products.blank_sheet import blank_sheet_product
+
+            blank_sheet_product(self.project).check(ctx)
         self._warn_unprinted_tables(ctx, manuscript)
 
     def _warn_unprinted_tables(self, ctx: BuildContext, manuscript: Manuscript) -> None:
@@ -188,8 +193,12 @@ class Guide(Product):
             result, = ctx.renderer.render([job])
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
-            output.add(f"{self.name}.pdf", result.pdf)
-            self.pages = result.pages
+            pdf, self.pages = result.pdf, result.pages
+            if self.options.blank_sheet:
+                from printshop.products.blank_sheet import book_with_blank_sheet
+
+                pdf, self.pages = book_with_blank_sheet(ctx, project, pdf, self.paper(ctx))
+            output.add(f"{self.name}.pdf", pdf)
         if "html" in self.options.formats:
             output.add(f"{self.name}.html", self.compose(ctx, "screen"))
 

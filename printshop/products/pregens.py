@@ -213,9 +213,10 @@ class Pregens(Product):
 
     def _render(self, part: str, characters: list[Character], paper: str,
                 pack: dict, screen_css: str = "", index_pages=None, first_index_page: int = 0,
-                blank_back: bool | None = None) -> str:
+                blank_back: bool | None = None, marks: dict[int, str] | None = None) -> str:
         """HTML for `part`: "cover" (index pages from `first_index_page`; page 0 is the
-        cover), "sheets" (these characters) or "all" (the whole pack in one file)."""
+        cover), "sheets" (these characters) or "all" (the whole pack in one file).
+        `marks`: character index → a line printed above its seed (a kit's table and seat)."""
         if index_pages is None:
             index_pages = self.index_pages(characters) if part in ("cover", "all") else []
         if blank_back is None:
@@ -226,7 +227,8 @@ class Pregens(Product):
         return render_template(self._env, self.options.template,
                                part=part, pack=pack, characters=characters,
                                index_pages=index_pages, first_index_page=first_index_page,
-                               blank_back=blank_back, screen_css=Markup(screen_css))
+                               blank_back=blank_back, marks=marks or {},
+                               screen_css=Markup(screen_css))
 
     def _stylesheets(self, paper: str) -> tuple[Stylesheet, ...]:
         sheets = tuple(stylesheet(self.project, s) for s in self.options.stylesheets)

@@ -1,0 +1,101 @@
+"""The blank character sheet: one page on Letter and on A4, nothing rolled, a fillable form
+that a player can fill in and save (filled here with pypdf), and a print-only edition."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from printshop.builder import build_project
+
+from conftest import RULES_SRC, pdf_reader, pdf_text
+
+# what the issue asks a player can fill in on screen
+FIELDS = (["name", "class", "level", "alignment", "hp-max", "hp-current", "ac", "melee-attack",
+           "melee-damage", "missile-attack", "attack-dice", "damage-die", "attack-rank",
+           "armour", "shield", "weapons", "abilities", "skills", "languages", "spells", "kit",
+           "notes", "xp", "xp-next"]
+          + [s for stat in ("str", "dex", "con", "int", "wis", "cha") for s in (stat, f"{stat}-mod")]
+          + [s for save in ("area", "body", "death", "luck", "mind", "rally")
+             for s in (f"save-{save}", f"save-{save}-quality")])
+MM = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def sheets(tmp_path_factory):
+    out = tmp_path_factory.mktemp("blank")
+    build_project(RULES_SRC, out, names=["blank-sheet"], strict=True, uncompressed=True)
+    return {paper: (out / f"blank-sheet-{paper}.pdf").read_bytes() for paper in ("letter", "a4")}
+
+
+@pytest.mark.parametrize("paper, size_mm", [("letter", (215.9, 279.4)), ("a4", (210, 297))])
+def test_one_page_of_the_right_paper(sheets, paper, size_mm):
+    reader = pdf_reader(sheets[paper])
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    assert float(box.width) == pytest.approx(size_mm[0] * MM, abs=1)
+    assert float(box.height) == pytest.approx(size_mm[1] * MM, abs=1)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_space_is_an_empty_form_field(sheets, paper):
+    fields = pdf_reader(sheets[paper]).get_fields()
+    missing = [name for name in FIELDS if name not in fields]
+    assert missing == []
+    for role in ("party-leader", "mapper", "lootkeeper", "timekeeper"):  # tables/party-roles
+        assert fields[f"role-{role}"]["/FT"] == "/Btn"
+        assert fields[f"role-{role}"].get("/V") == "/Off"
+    for name in FIELDS:
+        assert fields[name]["/FT"] == "/Tx", name
+        assert fields[name].get("/V", "") == "", f"{name} is not blank"
+    # a viewer shows what each field is for
+    assert fields["str-mod"]["/TU"] == "STR modifier"
+    # the writing areas take several lines
+    assert int(fields["notes"]["/Ff"]) & (1 << 12)
+
+
+def test_nothing_rolled_is_printed(sheets):
+    text = pdf_text(sheets["letter"])
+    for label in ("STR", "CHA", "Max HP", "Armour Class", "Saves", "Class abilities", "Skills",
+                  "Languages", "Kit", "Notes", "XP", "Party Leader", "Who you were"):
+        assert label.lower() in text.lower(), label
+    # the only number on the sheet is the "print at 100 %" note: no score, HP, AC or seed
+    assert re.findall(r"\d+", text) == ["100"]
+    assert "#" not in text
+    # the stat each save uses comes from tables/saving-throws.yaml, as on the pregens
+    assert re.search(r"Area\s*DEX", text)
+
+
+def test_a_player_fills_it_in_on_screen_and_saves_it(sheets, tmp_path):
+    from pypdf import PdfWriter
+
+    writer = PdfWriter(clone_from=pdf_reader(sheets["a4"]))
+    values = {"name": "Grimble Ashfoot", "class": "Dwarf Defender", "str": "15", "str-mod": "+1",
+              "hp-max": "9", "ac": "16", "save-body": "+2", "skills": "Mining, Brewing",
+              "kit": "Hand axe, rope, 3 torches", "xp": "0"}
+    writer.update_page_form_field_values(writer.pages[0], values, auto_regenerate=False)
+    writer.set_need_appearances_writer(True)
+    saved = tmp_path / "grimble.pdf"
+    with open(saved, "wb") as f:
+        writer.write(f)
+    fields = pdf_reader(saved).get_fields()
+    for name, value in values.items():
+        assert fields[name]["/V"] == value
+    assert fields["notes"].get("/V", "") == ""
+
+
+def test_the_print_only_edition_has_no_form(project_copy, tmp_path):
+    manifest = project_copy / "printshop.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "    kind: blank-sheet\n", "    kind: blank-sheet\n    fillable: false\n    papers: [a4]\n"))
+    build_project(project_copy, tmp_path, names=["blank-sheet"], strict=True)
+    assert not (tmp_path / "blank-sheet-letter.pdf").exists()
+    reader = pdf_reader((tmp_path / "blank-sheet-a4.pdf").read_bytes())
+    assert not reader.get_fields()
+    assert "CLASS ABILITIES" in reader.pages[0].extract_text()   # (h2s are upper case)
+
+
+def test_paper_on_the_command_line_builds_that_paper_only(tmp_path):
+    build_project(RULES_SRC, tmp_path, names=["blank-sheet"], paper="a4", strict=True)
+    assert [p.name for p in tmp_path.glob("*.pdf")] == ["blank-sheet-a4.pdf"]

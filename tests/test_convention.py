@@ -1,0 +1,201 @@
+"""Convention kits: envelopes per table, characters numbered across the kit (and the same in a
+kit of any size), table and seat marks, kit.json against the PDFs' text, duplex padding, and
+bad counts as located errors. Kits here are tiny (2–3 tables of 2–3 seats)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from printshop.builder import build_project, check_project
+from printshop.errors import PrintshopError
+
+from conftest import RULES_SRC, pdf_reader, run_cli
+
+KIT = """
+  kit:
+    kind: convention
+    seed: con-test
+    tables: {tables}
+    seats: {seats}
+    characters_per_seat: {per_seat}
+{extra}"""
+
+
+def make_kit(tmp_path, name, tables, seats, extra="", per_seat=2):
+    import shutil
+
+    project = tmp_path / name / "project"
+    shutil.copytree(RULES_SRC, project)
+    manifest = project / "printshop.yaml"
+    manifest.write_text(manifest.read_text() + KIT.format(tables=tables, seats=seats,
+                                                          per_seat=per_seat, extra=extra))
+    return project
+
+
+def build_kit(tmp_path, name, tables, seats, extra=""):
+    project = make_kit(tmp_path, name, tables, seats, extra)
+    out = tmp_path / name / "out"
+    build_project(project, out, names=["kit"], strict=True, uncompressed=True)
+    kit = json.loads((out / "kit" / "kit.json").read_text())
+    texts = {entry["table"]: [p.extract_text() or "" for p in
+                              pdf_reader(out / entry["file"]).pages]
+             for entry in kit["envelopes"]}
+    return out, kit, texts
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """2 tables × 2 seats × 2 characters, tombstone backs, a player reference per seat, and
+    the Hammersmith Reference (a sheets/ layout) in each envelope."""
+    return build_kit(tmp_path_factory.mktemp("small"), "small", 2, 2,
+                     "    include: [hammersmith-reference]\n")
+
+
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory):
+    """The same seed, a bigger kit, no backs (a blank page behind each sheet), no reference."""
+    return build_kit(tmp_path_factory.mktemp("grown"), "grown", 3, 3,
+                     "    backs: false\n    player_reference: null\n")
+
+
+def characters(kit):
+    return [(t["table"], s["seat"], c) for t in kit["envelopes"] for s in t["seats"]
+            for c in s["characters"]]
+
+
+def test_files_and_numbering_across_the_kit(small):
+    out, kit, _ = small
+    assert sorted(p.name for p in (out / "kit").iterdir()) == \
+        ["kit.json", "table-01.pdf", "table-02.pdf"]
+    assert (out / "kit.pdf").is_file()
+    seated = characters(kit)
+    # numbered 1…N across the kit, in table and seat order, each once
+    assert [c["index"] for _, _, c in seated] == list(range(1, 2 * 2 * 2 + 1))
+    assert len({c["id"] for _, _, c in seated}) == len(seated)
+    assert [(t, s) for t, s, _ in seated] == [(1, 1), (1, 1), (1, 2), (1, 2),
+                                              (2, 1), (2, 1), (2, 2), (2, 2)]
+    assert all(c["id"] == f"con-test #{c['index']}" for _, _, c in seated)
+
+
+def test_each_sheet_is_where_kit_json_says_with_its_table_and_seat(small, grown):
+    for _, kit, texts in (small, grown):
+        for table, seat, c in characters(kit):
+            page = texts[table][c["page"] - 1]
+            assert c["id"] in page, (table, seat, c)
+            assert c["class_name"] in page
+            assert re.search(rf"TABLE {table}\s*·\s*SEAT {seat}", page), (table, seat, c)
+            # and no other table's or seat's mark
+            assert len(re.findall(r"TABLE \d+\s*·\s*SEAT \d+", page)) == 1
+
+
+def test_kit_json_matches_the_pdfs(small, grown):
+    for out, kit, texts in (small, grown):
+        total = 0
+        for entry in kit["envelopes"]:
+            assert entry["pages"] == len(texts[entry["table"]])
+            assert entry["first_page_in_kit"] == total + 1
+            total += entry["pages"]
+        whole = pdf_reader(out / "kit.pdf")
+        assert len(whole.pages) == total
+        # the whole kit is the envelopes in table order
+        last = kit["envelopes"][-1]
+        assert whole.pages[last["first_page_in_kit"] - 1].extract_text() == texts[last["table"]][0]
+
+
+def test_every_part_starts_on_a_new_leaf(small, grown):
+    _, kit, texts = small
+    for entry in kit["envelopes"]:
+        parts = [p["part"] for p in entry["contents"]]
+        assert parts == ["Table cover", f"Seat 1: #{entry['seats'][0]['characters'][0]['index']}"
+                         f"–#{entry['seats'][0]['characters'][1]['index']}",
+                         parts[2], "Player Reference, seat 1", "Player Reference, seat 2",
+                         "Hammersmith Reference"]
+        assert all(p["first_page"] % 2 == 1 for p in entry["contents"])
+        pages = texts[entry["table"]]
+        assert pages[1].strip() == ""                       # the cover's blank back
+        for seat in entry["seats"]:
+            for c in seat["characters"]:                    # sheet, then its tombstone
+                assert "Here Lies" in pages[c["page"]] and c["id"] in pages[c["page"]]
+    _, kit, texts = grown
+    for entry in kit["envelopes"]:
+        for seat in entry["seats"]:
+            for c in seat["characters"]:   # without backs, a blank page behind every sheet
+                assert c["page"] % 2 == 1 and texts[entry["table"]][c["page"]].strip() == ""
+
+
+def test_character_n_is_the_same_in_a_bigger_kit(small, grown):
+    def sheets(built):
+        _, kit, texts = built
+        return {c["id"]: (c["class"], re.sub(r"TABLE \d+\s*·\s*SEAT \d+", "",
+                                             texts[t][c["page"] - 1]).replace(
+                                                 "The back of", ""))
+                for t, _, c in characters(kit)}
+
+    few, many = sheets(small), sheets(grown)
+    assert set(few) < set(many)
+    for cid, (cls, text) in few.items():
+        assert many[cid][0] == cls, cid
+        assert many[cid][1] == text, cid      # the same sheet, word for word
+
+
+def test_the_cover_says_what_is_in_the_envelope_and_how_to_reprint(small):
+    _, kit, texts = small
+    cover = texts[2][0]
+    assert "Table 2" in cover and "of 2" in cover
+    assert "2 seats" in cover and "seed con-test" in cover
+    for seat in kit["envelopes"][1]["seats"]:
+        for c in seat["characters"]:
+            assert f"#{c['index']} {c['class_name']}" in cover
+    assert "Player Reference ×2" in cover and "Hammersmith Reference" in cover
+    assert kit["reprint"] == "printshop roll characters --seed con-test --backs --count N"
+    assert kit["reprint"] in cover
+    assert "printshop build kit" in cover
+
+
+def test_the_reprint_command_rolls_the_same_character(small):
+    _, kit, _ = small
+    _, _, c = characters(kit)[-1]
+    result = run_cli("roll", "characters", "--seed", "con-test", "--backs", "--count",
+                     c["index"], "--format", "json", "--out", "-", "--source", RULES_SRC)
+    assert result.exit_code == 0, result.output
+    rolled = json.loads(result.stdout)["characters"][-1]
+    assert (rolled["id"], rolled["class"]) == (c["id"], c["class"])
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("tables", "0", "greater than or equal to 1"),
+    ("seats", "10000", "less than or equal to 12"),
+    ("characters_per_seat", "0", "greater than or equal to 1"),
+])
+def test_bad_counts_are_located_errors(tmp_path, option, value, message):
+    counts = {"tables": 2, "seats": 2, "per_seat": 2,
+              {"characters_per_seat": "per_seat"}.get(option, option): value}
+    project = make_kit(tmp_path, "bad", counts["tables"], counts["seats"],
+                       per_seat=counts["per_seat"])
+    lines = (project / "printshop.yaml").read_text().splitlines()
+    line = len(lines) - lines[::-1].index(f"    {option}: {value}")
+    with pytest.raises(PrintshopError) as caught:
+        check_project(project, names=["kit"])
+    problem, = caught.value.problems
+    assert problem.path.endswith("printshop.yaml") and problem.line == line
+    assert message in problem.message
+
+
+def test_too_many_characters_and_unknown_includes_are_located(tmp_path):
+    project = make_kit(tmp_path, "big", 500, 12, "    include: [event-dekc]\n")
+    with pytest.raises(PrintshopError) as caught:
+        check_project(project, names=["kit"])
+    problem, = caught.value.problems
+    assert "12,000 characters, more than 10,000" in problem.message
+    manifest = project / "printshop.yaml"
+    manifest.write_text(manifest.read_text().replace("tables: 500", "tables: 2"))
+    with pytest.raises(PrintshopError) as caught:
+        check_project(project, names=["kit"])
+    problem, = caught.value.problems
+    assert "include.0: 'event-dekc' is neither a product" in problem.message
+    assert problem.line == manifest.read_text().splitlines().index(
+        "    include: [event-dekc]") + 1
+    assert problem.path.endswith("printshop.yaml")
