@@ -33,11 +33,15 @@ def new_project(target: Path, title: str | None = None) -> list[Path]:
     if target.is_dir() and any(target.iterdir()):
         raise PrintshopError.at(target, "folder is not empty: `printshop new` writes only into "
                                 "a new or empty folder (nothing was changed)")
-    title = title or title_from_folder(target.resolve().name)
+    target = target.resolve()
+    title = title or title_from_folder(target.name)
+    existed = target.is_dir()
     target.parent.mkdir(parents=True, exist_ok=True)
-    # Everything goes into a temporary folder beside the target first: an interrupted run
-    # leaves no half project.
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    # Everything is written into a temporary folder first (beside a new target, inside an
+    # empty one, which may be the current folder), then moved in: an interrupted run leaves
+    # no half project.
+    staging = Path(tempfile.mkdtemp(prefix=".printshop-new-",
+                                    dir=target if existed else target.parent))
     written = []
     try:
         for source in sorted(SCAFFOLD_DIR.rglob("*")):
@@ -50,10 +54,13 @@ def new_project(target: Path, title: str | None = None) -> list[Path]:
             (staging / relative).parent.mkdir(parents=True, exist_ok=True)
             (staging / relative).write_text(text.replace(PLACEHOLDER, value), encoding="utf-8")
             written.append(relative)
-        os.chmod(staging, 0o777 & ~_umask())
-        if target.is_dir():
-            target.rmdir()  # empty (checked above); the staged folder takes its place
-        os.replace(staging, target)
+        if existed:
+            for entry in sorted(staging.iterdir()):
+                os.replace(entry, target / entry.name)
+            staging.rmdir()
+        else:
+            os.chmod(staging, 0o777 & ~_umask())
+            os.replace(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -28,7 +28,8 @@ def test_new_project_builds_as_it_is(tmp_path):
     deck = pdf_text(build / "omen-deck.pdf")
     assert "Cold Draught" in deck and "Glint" in deck
     assert len(pdf_reader(build / "omen-deck.pdf").pages) == 2  # fronts, then backs
-    assert "Rations (3 days)" in pdf_text(build / "reference.pdf")
+    reference = pdf_text(build / "reference.pdf")
+    assert "Rations (3 days)" in reference and "Player's Guide" not in reference
 
 
 def test_title_option_is_quoted_into_the_yaml(tmp_path):
@@ -67,3 +68,12 @@ def test_new_has_help_with_examples():
     assert result.exit_code == 0
     assert "Examples:" in result.output and "printshop new my-game" in result.output
     assert "printshop new my-game" in run_cli("--help").output
+
+
+def test_new_in_the_current_empty_folder(tmp_path):
+    (tmp_path / "here").mkdir()
+    result = run_cli("new", ".", cwd=tmp_path / "here")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "here").iterdir()) == [
+        "README.md", "decks", "guide", "printshop.yaml", "sheets", "tables"]
+    assert 'title: "Here"' in (tmp_path / "here" / "printshop.yaml").read_text()
