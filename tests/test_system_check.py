@@ -89,3 +89,17 @@ def test_without_the_subsetter_printshop_builds_the_same_bytes_every_run(tmp_pat
     assert result.returncode == 0, result.stderr
     assert "subsetter" not in result.stderr
     assert (tmp_path / "harfbuzz" / "tiny.pdf").read_bytes() != outputs[0]
+
+
+def test_without_pango_printshop_stops_at_once_naming_the_packages(tmp_path):
+    """Not a traceback from deep inside WeasyPrint after the checks: one message, exit 1."""
+    project = _tiny_project(tmp_path / "tiny")
+    started = time.monotonic()
+    result = run(sys.executable, WITHOUT, "printshop", "build", "--source", project,
+                 "--out", tmp_path / "out", env={"PRINTSHOP_TEST_BLOCK": "pangoft2"})
+    assert time.monotonic() - started < 20
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0].endswith("missing here: PangoFT2.")
+    for package in ("libpangoft2-1.0-0", *PACKAGES):
+        assert package in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()
