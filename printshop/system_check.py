@@ -98,6 +98,9 @@ def install_message(missing: list[str], then: str = "then try again") -> str:
              f"Install them, {then}:"]
     width = max(len(system) for system, _ in INSTALL) + 1
     lines += [f"  {system + ':':<{width}} {command}" for system, command in INSTALL]
+    if sys.platform == "darwin":  # Homebrew's lib folder is not searched by default
+        lines.append("If Homebrew has installed them already: export "
+                     "DYLD_FALLBACK_LIBRARY_PATH=\"$(brew --prefix)/lib\"")
     return "\n".join(lines)
 
 
