@@ -270,8 +270,10 @@ def new(folder, title, debug):
     files = new_project(folder, title)
     for relative in files:
         click.echo(f"wrote {Path(folder) / relative}")
-    click.echo(f"printshop: new project in {folder}; next: cd {folder} && printshop build",
-               err=True)
+    import shlex
+
+    click.echo(f"printshop: new project in {folder}; next: cd {shlex.quote(str(folder))} && "
+               "printshop build", err=True)
 
 
 @cli.group(epilog="""\b
