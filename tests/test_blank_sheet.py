@@ -53,6 +53,11 @@ def test_every_space_is_an_empty_form_field(sheets, paper):
     assert fields["str-mod"]["/TU"] == "STR modifier"
     # the writing areas take several lines
     assert int(fields["notes"]["/Ff"]) & (1 << 12)
+    # numbers sit centred in their boxes as on a pregen sheet, save bonuses to the right
+    quadding = {str(a.get_object()["/T"]): a.get_object().get("/Q", 0)
+                for a in pdf_reader(sheets[paper]).pages[0]["/Annots"]}
+    assert (quadding["str"], quadding["ac"], quadding["save-body"], quadding["name"]) == \
+        (1, 1, 2, 0)
 
 
 def test_nothing_rolled_is_printed(sheets):

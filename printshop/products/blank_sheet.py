@@ -124,11 +124,40 @@ class BlankSheet(Product):
                                         f"{result.pages} pages on {paper}, expected 1"))
         if problems:
             raise PrintshopError(problems)
-        return {paper: result.pdf for paper, result in zip(papers, results)}
+        return {paper: align_fields(result.pdf) if fillable else result.pdf
+                for paper, result in zip(papers, results)}
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         for paper, pdf in self.render(ctx, self.papers(ctx), self.options.fillable).items():
             output.add(f"{self.name}-{paper}.pdf", pdf)
+
+
+def align_fields(pdf: bytes) -> bytes:
+    """Numbers sit centred in their boxes (saves to the right) when a viewer fills them in, as
+    they do on a pregen sheet. WeasyPrint writes no alignment (/Q) for a form field, so it is
+    added here; everything else in the file is kept as it was, the file identifier too."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, NameObject, NumberObject
+
+    centred = {s.lower() for s in STATS} | {f"{s.lower()}-mod" for s in STATS} | {
+        "hp-max", "hp-current", "ac", "level", "tier", "xp", "xp-next"} | {
+        name for _, name in ATTACK_BOXES}
+    right = {f"save-{s.lower()}" for s in SAVES}
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    identifier = writer._ID
+    for page in writer.pages:
+        for ref in page.get("/Annots") or []:
+            field = ref.get_object()
+            name = str(field.get("/T", ""))
+            if name in centred or name in right:
+                field[NameObject("/Q")] = NumberObject(1 if name in centred else 2)
+    if identifier is not None:
+        writer._ID = ArrayObject(identifier)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _slug(text: str) -> str:
