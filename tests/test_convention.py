@@ -199,3 +199,23 @@ def test_too_many_characters_and_unknown_includes_are_located(tmp_path):
     assert problem.line == manifest.read_text().splitlines().index(
         "    include: [event-dekc]") + 1
     assert problem.path.endswith("printshop.yaml")
+
+
+def test_a_long_cover_runs_onto_another_page_and_loses_nothing(tmp_path):
+    """12 seats of 10 characters: the checklist is long; the commands at its end must print."""
+    from printshop.products import BuildContext, load_products
+    from printshop.project import Project
+    from printshop.render.pdf import Renderer
+
+    project = Project.load(make_kit(tmp_path, "long", 1, 12, per_seat=10))
+    kit, = load_products(project, ["kit"])
+    ctx = BuildContext(project=project, strict=True, uncompressed=True)
+    with Renderer(processes=1) as renderer:
+        ctx.renderer = renderer
+        (pdf, pages), = kit._render_covers(ctx, kit.seating(), "letter", None, [])
+    assert ctx.warnings == []
+    text = "\n".join(p.extract_text() for p in pdf_reader(pdf).pages)
+    assert pages == len(pdf_reader(pdf).pages) >= 1
+    assert "#120 " in text and "Seat 12" in text
+    assert "printshop roll characters --seed con-test --backs --count N" in text
+    assert text.rstrip().endswith("printshop build kit")

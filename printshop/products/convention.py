@@ -164,7 +164,7 @@ class Convention(Product):
         files, whole, whole_outline, whole_pages = {}, [], [], 0
         per_character = 2 if o.backs else 1
         for t, seats in enumerate(seating, start=1):
-            parts = [Part("Table cover", [covers[t - 1]], 1)]
+            parts = [Part("Table cover", [covers[t - 1][0]], covers[t - 1][1])]
             for s, characters in enumerate(seats, start=1):
                 label = f"Seat {s}: #{characters[0].index}–#{characters[-1].index}"
                 if o.backs:   # sheet and tombstone share a leaf: the seat's pages as rendered
@@ -263,7 +263,9 @@ class Convention(Product):
                 for s in range(1, len(seats) + 1)]
         return {key: result.pdf for key, result in zip(keys, results)}
 
-    def _render_covers(self, ctx, seating, paper, reference, includes) -> list[bytes]:
+    def _render_covers(self, ctx, seating, paper, reference, includes) \
+            -> list[tuple[bytes, int]]:
+        """Each table's cover and its number of pages (a long kit's may take two)."""
         from printshop.products.common import page_size_css
 
         o = self.options
@@ -287,20 +289,11 @@ class Convention(Product):
                                   roots=tuple(str(r) for r in self.project.read_roots),
                                   base_url=base_url(self.project),
                                   source=f"{o.template} ({self.name})",
-                                  uncompressed=ctx.uncompressed, fit_check=True))
+                                  uncompressed=ctx.uncompressed))
         results = ctx.renderer.render(jobs)
-        problems = []
-        for t, result in enumerate(results, start=1):
-            for warning in collect_warnings([result]):
-                ctx.warn(warning)
-            problems += [Problem(o.template, f"the cover of table {t}: {ov.describe()}")
-                         for ov in result.overflows]
-            if result.pages != 1 and not result.overflows:
-                problems.append(Problem(o.template, f"the cover of table {t} came out as "
-                                        f"{result.pages} pages, expected 1"))
-        if problems:
-            raise PrintshopError(problems)
-        return [r.pdf for r in results]
+        for warning in collect_warnings(results):
+            ctx.warn(warning)
+        return [(r.pdf, r.pages) for r in results]
 
 
 def _table_entry(kit: dict, table: int) -> dict:
