@@ -234,6 +234,40 @@ def test_text_that_overflows_is_set_smaller_until_it_fits(tmp_path):
     assert first_size in sizes                               # the short card did not
 
 
+def test_an_overflowing_card_is_fitted_in_one_render_at_the_largest_size_that_fits(
+        tmp_path, monkeypatch):
+    """The card is tried alone at every smaller size at once (one render), not one size a
+    round: sheets, one probe, the sheets again. The size chosen is the largest that fits:
+    the same card one size larger overflows."""
+    from printshop.render.pdf import Renderer
+
+    calls = []
+    render = Renderer.render
+
+    def counting(self, jobs, on_done=None):
+        calls.append(len(jobs))
+        return render(self, jobs, on_done)
+
+    monkeypatch.setattr(Renderer, "render", counting)
+    deck = TINY.replace("The second card's text.", f'"{LONG}"')
+    project = make_project(tmp_path / "p", "products:\n  tiny:\n    kind: cards\n"
+                           "    decks: [tiny]\n", {"tiny": deck})
+    build_project(project, tmp_path / "out", strict=True)
+    assert len(calls) == 3, calls
+    size = min(body_sizes(tmp_path / "out" / "tiny.pdf"))
+    larger = {10.0: 10.5, 9.5: 10.0, 9.0: 9.5, 8.5: 9.0, 8.0: 8.5, 7.5: 8.0, 7.0: 7.5,
+              6.5: 7.0}[size]
+    template = project / "templates" / "cards" / "result.html.j2"
+    template.parent.mkdir(parents=True, exist_ok=True)
+    original = (RULES_SRC.parent / "templates" / "cards" / "result.html.j2").read_text()
+    assert "[10.5, 10, 9.5, 9, 8.5, 8, 7.5, 7, 6.5]" in original
+    # the same deck with a template whose smallest size is one step larger
+    template.write_text(original.replace("[10.5, 10, 9.5, 9, 8.5, 8, 7.5, 7, 6.5]",
+                                         f"[{larger:g}]"))
+    result = run_cli("build", "--source", project, "--out", tmp_path / "out2")
+    assert result.exit_code == 2 and "does not fit" in result.output, result.output
+
+
 def test_text_that_cannot_fit_fails_naming_deck_line_and_card(tmp_path):
     deck = TINY.replace("The second card's text.", f'"{TOO_LONG}"')
     project = make_project(tmp_path / "p", "products:\n  tiny:\n    kind: cards\n"

@@ -10,7 +10,7 @@ the smallest size its template allows → merge (PDF) or rasterise (PNG).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -35,8 +35,12 @@ from printshop.source.schema import Strict
 PAPER = Literal["letter", "a4", "a5", "a3", "digest"]
 STYLESHEETS = ("css/fonts.css", "css/cards.css")
 SHEET_TEMPLATE = "cards/sheet.html.j2"
-PAGES_PER_JOB = 24          # a few seconds of WeasyPrint per job, so all cores stay busy
+# Six pages (three sheets, fronts and backs) a job: a 52-card deck makes two jobs, one per
+# core, and a card set smaller is rendered again with only its own six pages
+# (bench/cards.py). Chunks never depend on the number of cores: same bytes everywhere.
+PAGES_PER_JOB = 6
 MAX_FIT_ROUNDS = 12
+MAX_FIT_STEPS = 40      # sizes a fit_box may list
 PNG_DPI = 300
 FRAME_INSET_MM = 1.5        # the decorative frame: between the trim and the safe zone
 CLI_CARD_OPTIONS = ("layout", "flip", "size", "guides", "formats", "png_bleed")
@@ -206,14 +210,16 @@ class CardComposer:
         self._faces: dict[tuple, str] = {}
 
     def front(self, group: DeckGroup, group_index: int, card_index: int, bleed: float,
-              steps: dict[str, int]) -> str:
-        key = ("front", group_index, card_index, bleed, tuple(sorted(steps.items())))
+              steps: dict[str, int], name: str | None = None) -> str:
+        """A card's front; `name` (default: the card's) names its data-fit boxes."""
+        name = name or fit_name(group_index, card_index)
+        key = ("front", group_index, card_index, bleed, tuple(sorted(steps.items())), name)
         if key not in self._faces:
             card = group.cards[card_index]
             self._faces[key] = render_template(
                 self.env, card.template, card=card.data, deck=group.deck.theme,
                 face=face_geometry(group.size, bleed),
-                fit={"name": fit_name(group_index, card_index), "steps": steps})
+                fit={"name": name, "steps": steps})
         return self._faces[key]
 
     def back(self, group: DeckGroup, group_index: int, bleed: float) -> str:
@@ -225,13 +231,18 @@ class CardComposer:
         return self._faces[key]
 
     def sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
-               fit: FitState) -> str:
+               fit: FitState, tries: list[tuple[int, dict[str, int], str]] | None = None) -> str:
+        """The pages' HTML. With `tries` (card, steps, fit name), page i is a probe: the
+        front of tries[i]'s card at those steps, its boxes named by the try."""
         imposition = group.imposition
         shown = []
-        for page in pages:
+        for number, page in enumerate(pages):
             faces = []
             for face in page.faces:
-                if face.side == "front":
+                if tries is not None:
+                    card, steps, name = tries[number]
+                    html = self.front(group, group_index, card, face.bleed, steps, name)
+                elif face.side == "front":
                     html = self.front(group, group_index, face.card, face.bleed,
                                       fit.of(group_index, face.card))
                 else:
@@ -318,10 +329,9 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
                  fit: FitState, what: str) -> list[list[bytes]]:
     """Each group's PDF chunks, every text box fitting.
 
-    The sheets are rendered once. Cards whose text overflows are then tried alone, one
-    size smaller at a time (a page per card: cheap), until they fit or reach their
-    template's smallest size (an error naming the card); only the sheets holding them are
-    rendered again.
+    The sheets are rendered once. Cards whose text overflows are then tried alone at every
+    smaller size in one render (a page per try: cheap), and set at the largest that fits
+    (or fail naming the card); only the sheets holding them are rendered again.
     """
     chunks = chunks_of(groups)
     results: dict[int, bytes] = {}
@@ -336,7 +346,6 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
         rendered = ctx.renderer.render(jobs)
         for warning in collect_warnings(rendered):
             ctx.warn(warning)
-        problems = Problems()
         again, overflowing = [], {}
         for index, result in zip(pending, rendered):
             found = _overflows_by_box(result)
@@ -347,9 +356,7 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
                 results[index] = result.pdf
         if not again:
             break
-        cards = _shrink(composer, groups, fit, overflowing, problems)
-        problems.raise_if_any()
-        _fit_alone(ctx, composer, groups, fit, cards, what)
+        _fit_alone(ctx, composer, groups, fit, overflowing, what)
         pending = again
     else:
         raise PrintshopError(Problem(SHEET_TEMPLATE, "cards still overflow after "
@@ -361,9 +368,9 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
 
 
 def _job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group_index: int,
-         pages: list[Page], fit: FitState) -> RenderJob:
+         pages: list[Page], fit: FitState, tries=None) -> RenderJob:
     project = composer.project
-    html = composer.sheets(group, group_index, pages, fit)
+    html = composer.sheets(group, group_index, pages, fit, tries)
     warn_missing_glyphs(ctx, html, str(group.deck.path))
     return RenderJob(
         html=html,
@@ -383,58 +390,80 @@ def _overflows_by_box(result) -> dict[tuple[int, int, str], object]:
     return found
 
 
-def _shrink(composer: CardComposer, groups: list[DeckGroup], fit: FitState,
-            overflowing: dict, problems: Problems) -> set[tuple[int, int]]:
-    """Set each overflowing box one size smaller; a box already at its smallest size is a
-    problem naming the card. Returns the cards that changed."""
-    changed = set()
-    for (gi, ci, box), overflow in sorted(overflowing.items()):
-        group = groups[gi]
-        html = composer.front(group, gi, ci, 0.0, fit.of(gi, ci))
-        smallest = _smallest_size(html, overflow.name)
-        smaller = fit.bumped(gi, ci, box)
-        if smallest is None and composer.front(group, gi, ci, 0.0, smaller) != html:
-            fit.steps[(gi, ci)] = smaller
-            changed.add((gi, ci))
-            continue
-        card = group.cards[ci]
-        what_box = "its text box" if box == "text" else f"its {box} box"
-        how = overflow.describe().replace(overflow.name, what_box)
-        at = (f"even at {smallest} pt, the smallest size {card.template} allows"
-              if smallest else f"and {card.template} does not shrink text")
-        problems.add(card.path, f"card {card.id} ({card.label}) of deck '{group.deck.id}': "
-                     f"the text does not fit: {how} {at}; shorten it", card.line)
-    return changed
-
-
 def _fit_alone(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
-               fit: FitState, cards: set[tuple[int, int]], what: str) -> None:
-    """Shrink `cards` rendered one per page (the text box is the same on any sheet)."""
-    for _round in range(MAX_FIT_ROUNDS):
-        if not cards:
-            return
-        if ctx.progress:
-            ctx.progress(f"{what}: setting the text of {len(cards)} card(s) smaller")
-        jobs, order = [], []
-        for gi in sorted({gi for gi, _ in cards}):
-            group = groups[gi]
-            width, height = group.size.width, group.size.height
-            # pages twice the card's height: text running past the card is laid out in
-            # full, so the overflow is measured, not cut off at the page's edge
-            pages = [Page(width, 2 * height, "front",
-                          [Face(ci, "front", Box(0, 0, width, height))])
-                     for g, ci in sorted(cards) if g == gi]
-            probe = DeckGroup(group.deck, group.cards, group.size, group.size_where,
-                              Imposition("probe", width, 2 * height, False, 1, None, None,
-                                         None, pages))
-            jobs.append(_job(ctx, composer, probe, gi, pages, fit))
-            order.append(gi)
-        overflowing = {}
-        for result in ctx.renderer.render(jobs):
-            overflowing.update(_overflows_by_box(result))
-        problems = Problems()
-        cards = _shrink(composer, groups, fit, overflowing, problems)
-        problems.raise_if_any()
+               fit: FitState, overflowing: dict, what: str) -> None:
+    """Find the largest size at which each overflowing box fits, in one render: its card
+    alone (the text box is the same on any sheet), once at every smaller size its template
+    allows, a page each. Sets `fit`; a box that overflows even at its smallest size (or
+    whose template does not shrink text) is a problem naming the card."""
+    problems = Problems()
+    # (group, card, box) → [(steps, fit name of the try)], smallest size last
+    ladders: dict[tuple[int, int, str], list[tuple[dict[str, int], str]]] = {}
+    for (gi, ci, box), overflow in sorted(overflowing.items()):
+        group, steps = groups[gi], fit.of(gi, ci)
+        html = composer.front(group, gi, ci, 0.0, steps)
+        ladder = []
+        while _smallest_size(html, fit_name(gi, ci) + f":{box}") is None and \
+                len(ladder) < MAX_FIT_STEPS:
+            steps = dict(steps, **{box: steps.get(box, 0) + 1})
+            smaller = composer.front(group, gi, ci, 0.0, steps)
+            if smaller == html:
+                break   # the template does not shrink this box
+            html = smaller
+            ladder.append((steps, f"try-{gi}-{ci}-{len(ladder)}"))
+        if not ladder:
+            problems.add(*_does_not_fit(group, ci, box, overflow, html))
+            continue
+        ladders[(gi, ci, box)] = ladder
+    problems.raise_if_any()
+    if not ladders:
+        return
+    if ctx.progress:
+        ctx.progress(f"{what}: setting the text of {len({k[:2] for k in ladders})} card(s) "
+                     "smaller")
+    jobs, job_groups = [], []
+    for gi in sorted({gi for gi, _, _ in ladders}):
+        group = groups[gi]
+        width, height = group.size.width, group.size.height
+        tries = [(ci, steps, name) for (g, ci, _), ladder in sorted(ladders.items())
+                 if g == gi for steps, name in ladder]
+        # pages twice the card's height: text running past the card is laid out in full,
+        # so the overflow is measured, not cut off at the page's edge
+        pages = [Page(width, 2 * height, "front", [Face(ci, "front", Box(0, 0, width, height))])
+                 for ci, _, _ in tries]
+        probe = DeckGroup(group.deck, group.cards, group.size, group.size_where,
+                          Imposition("probe", width, 2 * height, False, 1, None, None, None,
+                                     pages))
+        jobs.append(_job(ctx, composer, probe, gi, pages, fit, tries))
+        job_groups.append(gi)
+    failed: set[str] = set()   # "try-…:box" names that overflow
+    found: dict[str, object] = {}
+    for result in ctx.renderer.render(jobs):
+        for overflow in result.overflows:
+            failed.add(overflow.name)
+            found[overflow.name] = overflow
+    for (gi, ci, box), ladder in sorted(ladders.items()):
+        fits = [steps for steps, name in ladder if f"{name}:{box}" not in failed]
+        chosen = fits[0] if fits else ladder[-1][0]
+        fit.steps[(gi, ci)] = dict(fit.of(gi, ci), **{box: chosen[box]})
+        if not fits:
+            last = found[f"{ladder[-1][1]}:{box}"]
+            last = replace(last, name=fit_name(gi, ci) + f":{box}")
+            html = composer.front(groups[gi], gi, ci, 0.0, fit.of(gi, ci))
+            problems.add(*_does_not_fit(groups[gi], ci, box, last, html))
+    problems.raise_if_any()
+
+
+def _does_not_fit(group: DeckGroup, ci: int, box: str, overflow, html: str):
+    """(path, message, line) for a box whose text overflows at its smallest size."""
+    card = group.cards[ci]
+    smallest = _smallest_size(html, overflow.name)
+    what_box = "its text box" if box == "text" else f"its {box} box"
+    how = overflow.describe().replace(overflow.name, what_box)
+    at = (f"even at {smallest} pt, the smallest size {card.template} allows"
+          if smallest else f"and {card.template} does not shrink text")
+    return (card.path, f"card {card.id} ({card.label}) of deck '{group.deck.id}': "
+            f"the text does not fit: {how} {at}; shorten it", card.line)
 
 
 def _card_of(name: str) -> tuple[int | None, int | None, str]:
