@@ -2,19 +2,23 @@
 
 Each benchmark is a script, run in its own process (so one benchmark's workers and caches do
 not colour the next) with `--json bench/results/NAME.json`. Figures are ratios against a
-baseline measured in the same run; bench/BASELINE.md records measurements for later speed work.
+baseline measured in the same run (headless Chromium on the same content, see chromium.py);
+the latest figures are written into bench/BASELINE.md between its "make bench" markers.
 
     .venv/bin/python bench/run.py [NAME ...]      # default: all of them
 """
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS = ["guide", "pregens", "cards"]
+BENCHMARKS = ["guide", "pregens", "cards", "kit"]
 
 
 def main() -> int:
@@ -34,7 +38,61 @@ def main() -> int:
             failed.append(name)
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
+    write_baseline(results_dir)
     return 1 if failed else 0
+
+
+START, END = "<!-- make bench: start -->", "<!-- make bench: end -->"
+
+
+def _row(what: str, ours: list | None, theirs: list | None, ratio, goal: str,
+         verdict: str | None) -> str:
+    best = lambda runs: f"{min(runs):.2f} s" if runs else "–"  # noqa: E731
+    ratio_text = f"{ratio:.2f}" if isinstance(ratio, (int, float)) else "–"
+    return f"| {what} | {best(ours)} | {best(theirs)} | {ratio_text} | {goal} | {verdict or '–'} |"
+
+
+def write_baseline(results_dir: Path) -> None:
+    """The figures of this run (each benchmark's latest JSON) as a table in BASELINE.md."""
+    def figures(name):
+        path = results_dir / f"{name}.json"
+        return json.loads(path.read_text()) if path.exists() else {}
+
+    guide, pregens, cards, kit = (figures(n) for n in ("guide", "pregens", "cards", "kit"))
+    speed, memory = pregens.get("speed", {}), pregens.get("memory", {})
+    event = cards.get("event_deck", {})
+    rows = [
+        "| Benchmark | printshop (best) | Chromium (best, same run) | ratio | goal | |",
+        "|---|---|---|---|---|---|",
+        _row(f"pack of {speed.get('characters', 200)} characters vs Chromium on its HTML",
+             speed.get("printshop_s"), speed.get("chromium_s"), speed.get("ratio"),
+             "≤ 0.5", speed.get("verdict")),
+        _row(f"Player's Guide ({guide.get('pages', '?')} pages) vs Chromium on its HTML "
+             "edition", guide.get("printshop_build_s"), guide.get("chromium_s"),
+             guide.get("ratio"), "≤ 3", guide.get("verdict")),
+        _row("Event Deck, `printshop build event-deck` (Chromium: one page, start-up floor)",
+             event.get("printshop_s"), event.get("chromium_one_page_s"), None, "≤ 1.5 s",
+             event.get("verdict")),
+        _row("the whole kit, cold (Chromium: the guide's HTML)", kit.get("printshop_s"),
+             kit.get("chromium_guide_html_s"), None, "≤ 15 s", kit.get("verdict")),
+    ]
+    if memory:
+        rows.append(f"| pack of {memory['characters']} characters: peak memory of the "
+                    f"process tree | PSS {memory['peak_pss_mb']:.0f} MB (RSS summed "
+                    f"{memory['peak_rss_mb']:.0f} MB) | | | < 250 MB | "
+                    f"{memory.get('verdict', '–')} |")
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    block = "\n".join([START, f"Latest `make bench` ({stamp}, {os.cpu_count()} cores, load "
+                        f"{load:.1f} at the end):", "", *rows, "", END])
+    path = HERE / "BASELINE.md"
+    text = path.read_text() if path.exists() else "# Baseline figures\n"
+    if START in text and END in text:
+        text = text[:text.index(START)] + block + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(text)
+    print(f"figures written to {path.relative_to(HERE.parent)}")
 
 
 if __name__ == "__main__":
