@@ -84,9 +84,11 @@ def _stylesheets(job: RenderJob):
     from printshop.render.fetcher import ProjectFetcher
 
     if "fonts" not in _process_state:
+        from printshop.render import speedups
         from printshop.render.fonts import isolate_fontconfig
         from printshop.render.subsetting import keep_font_dates
 
+        speedups.apply()
         isolate_fontconfig()
         keep_font_dates()
         _process_state["fonts"] = FontConfiguration()

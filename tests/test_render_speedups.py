@@ -1,0 +1,33 @@
+"""The library fixes in render/speedups.py: same parse, and the parser's cache now hits."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+tinyhtml5 = pytest.importorskip("tinyhtml5")
+from tinyhtml5 import inputstream  # noqa: E402
+
+from printshop.render import speedups  # noqa: E402
+
+HTML = ("<!DOCTYPE html><p class='a'>Fish &amp; chips &lt;3 <b>bold</b>\n<!-- note -->"
+        "<td>x</td><pre>  spaced  </pre><a href=\"#x\" title='t'>link</a></p>")
+
+
+def _tree(html: str) -> str:
+    return ET.tostring(tinyhtml5.parse(html), encoding="unicode")
+
+
+def test_the_parse_is_the_same_and_the_stop_character_cache_hits(monkeypatch):
+    monkeypatch.setattr(inputstream, "characters_until_regex", {})
+    before = _tree(HTML)
+    speedups.apply()
+    cache = inputstream.characters_until_regex
+    assert _tree(HTML) == before
+    entries = dict(cache)
+    assert entries and all(isinstance(key[0], (str, tuple, frozenset)) for key in entries)
+    _tree(HTML)
+    assert dict(cache) == entries     # the second parse found every regex in the cache
+    speedups.apply()                  # applying twice keeps the cache
+    assert inputstream.characters_until_regex is cache
