@@ -43,19 +43,6 @@ def make_product(count: int, seed: str = "bench", **options):
     return Pregens(project, "bench", options, cli_flags={}, large_ok=True)
 
 
-def render_with_printshop(count: int, processes: int | None = None, progress=None,
-                          **options) -> tuple[float, int, bytes]:
-    """`printshop roll characters --count N` as a user runs it, end to end: load the tables,
-    roll, render in chunks, merge. Everything is inside the timing."""
-    from printshop.products.character_pack import roll_characters_to_bytes
-
-    started = time.perf_counter()
-    pack = roll_characters_to_bytes(REPO / "rules-src", count=count, seed="bench",
-                                    classes=None, jobs=processes, progress=progress,
-                                    large_ok=True, **options)
-    return time.perf_counter() - started, pack.pages, pack.data
-
-
 def _single_call(count: int, queue) -> None:
     """In a fresh process: the whole pack's HTML, one WeasyPrint call, same stylesheets."""
     from weasyprint import CSS, HTML
