@@ -53,12 +53,14 @@ def build_project(source: Path, out: Path, names: list[str] | None = None,
     products = load_products(project, names)
     ctx = BuildContext(project=project, paper=paper, strict=strict, uncompressed=uncompressed,
                        progress=progress, **(context_options or {}))
-    _check_all(products, ctx)
-    output = BuildOutput(out)
     renderer_args = {"processes": jobs}
     if timeout is not None:
         renderer_args["timeout"] = timeout
     with Renderer(**renderer_args) as renderer:
+        # the workers start (and import WeasyPrint) while the products are checked
+        renderer.start()
+        _check_all(products, ctx)
+        output = BuildOutput(out)
         ctx.renderer = renderer
         for product in products:
             product.build(ctx, output)

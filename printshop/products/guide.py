@@ -11,6 +11,7 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
+from printshop.products.book_pages import render_book
 from printshop.products.common import (base_url, build_date, check_stylesheets,
                                        inline_css_for_screen, input_digest,
                                        jinja_environment, page_size_css, stylesheet,
@@ -190,7 +191,7 @@ class Guide(Product):
                             uncompressed=ctx.uncompressed)
             if ctx.progress:
                 ctx.progress(f"{self.name}: rendering the PDF")
-            result, = ctx.renderer.render([job])
+            result = render_book(ctx, job)   # page references as known numbers
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
             pdf, self.pages = result.pdf, result.pages

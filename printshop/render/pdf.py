@@ -22,6 +22,7 @@ class Stylesheet:
     path: str | None = None
     text: str | None = None
     label: str = "generated CSS"
+    base_url: str | None = None   # for url() in `text` (default: the job's base URL)
 
 
 @dataclass
@@ -33,6 +34,8 @@ class RenderJob:
     source: str  # what to blame in messages: the template or product
     uncompressed: bool = False
     fit_check: bool = False  # report boxes marked data-fit="NAME" whose content overflows
+    anchors: bool = False    # return the page number of every id (RenderResult.anchors)
+    layout_only: bool = False  # lay out, make no PDF (for page numbers: pdf is b"")
 
 
 @dataclass
@@ -42,6 +45,7 @@ class RenderResult:
     warnings: list[Problem] = field(default_factory=list)
     refused: list[Problem] = field(default_factory=list)
     overflows: list = field(default_factory=list)  # printshop.render.fit.Overflow
+    anchors: dict[str, int] = field(default_factory=dict)  # id → page number (from 1)
 
 
 _LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
@@ -79,19 +83,10 @@ def _as_problem(origin: str, message: str) -> Problem:
 def _stylesheets(job: RenderJob):
     """Parse (once per process) the job's stylesheets; warnings tagged with each file."""
     from weasyprint import CSS
-    from weasyprint.text.fonts import FontConfiguration
 
     from printshop.render.fetcher import ProjectFetcher
 
-    if "fonts" not in _process_state:
-        from printshop.render import speedups
-        from printshop.render.fonts import isolate_fontconfig
-        from printshop.render.subsetting import keep_font_dates
-
-        speedups.apply()
-        isolate_fontconfig()
-        keep_font_dates()
-        _process_state["fonts"] = FontConfiguration()
+    _fonts()
     key = (job.stylesheets, job.roots)
     cached = _process_state.setdefault("css", {}).get(key)
     if cached is None:
@@ -106,7 +101,7 @@ def _stylesheets(job: RenderJob):
                     parsed.append(CSS(filename=sheet.path, url_fetcher=fetcher,
                                       font_config=_process_state["fonts"]))
                 else:
-                    parsed.append(CSS(string=sheet.text, base_url=job.base_url,
+                    parsed.append(CSS(string=sheet.text, base_url=sheet.base_url or job.base_url,
                                       url_fetcher=fetcher, font_config=_process_state["fonts"]))
             finally:
                 logger.removeHandler(handler)
@@ -120,6 +115,29 @@ def _stylesheets(job: RenderJob):
         cached = (parsed, warnings, refused)
         _process_state["css"][key] = cached
     return cached
+
+
+def warm_up() -> None:
+    """In a new worker: import WeasyPrint and load the fonts before the first job comes
+    (about half a second), while the parent loads and checks the project."""
+    _fonts()
+    import weasyprint.layout  # noqa: F401
+    import weasyprint.pdf  # noqa: F401
+
+
+def _fonts():
+    if "fonts" not in _process_state:
+        from weasyprint.text.fonts import FontConfiguration
+
+        from printshop.render import speedups
+        from printshop.render.fonts import isolate_fontconfig
+        from printshop.render.subsetting import keep_font_dates
+
+        speedups.apply()
+        isolate_fontconfig()
+        keep_font_dates()
+        _process_state["fonts"] = FontConfiguration()
+    return _process_state["fonts"]
 
 
 def render_job(job: RenderJob) -> RenderResult:
@@ -145,7 +163,12 @@ def render_job(job: RenderJob) -> RenderResult:
             from printshop.render.fit import find_overflows
 
             overflows = find_overflows(document)
-        pdf = document.write_pdf(uncompressed_pdf=job.uncompressed)
+        anchors = {}
+        if job.anchors:
+            for number, page in enumerate(document.pages, start=1):
+                for name in page.anchors:
+                    anchors.setdefault(name, number)
+        pdf = b"" if job.layout_only else document.write_pdf(uncompressed_pdf=job.uncompressed)
     finally:
         logger.removeHandler(handler)
     refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
@@ -155,14 +178,15 @@ def render_job(job: RenderJob) -> RenderResult:
                 and not is_fallback_warning(m)]  # the CLI says it once per run
     return RenderResult(pdf=pdf, pages=len(document.pages),
                         warnings=css_warnings + warnings, refused=css_refused + refused,
-                        overflows=overflows)
+                        overflows=overflows, anchors=anchors)
 
 
 class Renderer:
     """Renders jobs on worker processes; turns every failure into a PrintshopError."""
 
     def __init__(self, processes: int | None = None, timeout: float = DEFAULT_TIMEOUT):
-        self.pool = WorkerPool(render_job, processes=processes, timeout=timeout)
+        self.pool = WorkerPool(render_job, processes=processes, timeout=timeout,
+                               warm_up=warm_up)
 
     def __enter__(self):
         return self

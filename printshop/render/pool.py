@@ -38,7 +38,8 @@ class _Worker:
     deadline: float = 0.0
 
 
-def _worker_main(conn, function: Callable, memory_mb: int) -> None:
+def _worker_main(conn, function: Callable, memory_mb: int,
+                 warm_up: Callable | None = None) -> None:
     if memory_mb:
         try:
             import resource
@@ -46,6 +47,13 @@ def _worker_main(conn, function: Callable, memory_mb: int) -> None:
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         except (ImportError, ValueError, OSError):
+            pass
+    if warm_up is not None:
+        # imports and set-up every job needs, done while the parent is still checking its
+        # inputs; a failure here is left for the first job to report
+        try:
+            warm_up()
+        except Exception:
             pass
     while True:
         try:
@@ -82,8 +90,10 @@ class WorkerPool:
     """Run `function(payload)` for many payloads on `processes` workers, results in order."""
 
     def __init__(self, function: Callable, processes: int | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB):
+                 timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
+                 warm_up: Callable | None = None):
         self.function = function
+        self.warm_up = warm_up  # run by each worker when it starts
         self.processes = max(1, processes or os.cpu_count() or 1)
         self.timeout = timeout
         self.memory_mb = memory_mb
@@ -104,7 +114,7 @@ class WorkerPool:
         while len(self.workers) < count:
             parent, child = self.context.Pipe()
             process = self.context.Process(target=_worker_main,
-                                           args=(child, self.function, self.memory_mb),
+                                           args=(child, self.function, self.memory_mb, self.warm_up),
                                            daemon=True)
             process.start()
             child.close()
