@@ -72,3 +72,26 @@ def test_runaway_recursion_is_reported():
         with pytest.raises(TaskFailed) as exc:
             pool.map([1])
     assert "nesting too deep" in exc.value.detail
+
+
+warmed = []
+
+
+def note_warm_up():
+    warmed.append(os.getpid())
+    raise RuntimeError("a failing warm-up is left for the first job to report")
+
+
+def test_workers_warm_up_when_they_start_and_a_failure_there_is_not_fatal():
+    with WorkerPool(lambda x: (x, len(warmed)), processes=1, warm_up=note_warm_up) as pool:
+        assert pool.map([7]) == [(7, 1)]       # the warm-up ran in the worker, before the job
+
+
+def test_a_worker_killed_while_idle_is_reported_as_died():
+    with WorkerPool(square, processes=1) as pool:
+        pool.start()
+        os.kill(pool.workers[0].process.pid, signal.SIGKILL)
+        time.sleep(0.2)
+        with pytest.raises(TaskFailed) as failed:
+            pool.map([3])
+        assert failed.value.reason == "died"

@@ -86,6 +86,11 @@ def _worker_main(conn, function: Callable, memory_mb: int,
         gc.collect()
 
 
+def _exit_status(process) -> str:
+    process.join(1)
+    return f"exit code {process.exitcode}" if process.exitcode is not None else ""
+
+
 class WorkerPool:
     """Run `function(payload)` for many payloads on `processes` workers, results in order."""
 
@@ -136,7 +141,11 @@ class WorkerPool:
                         payload = made.pop(index) if index in made else payloads[index]
                         worker.task = index
                         worker.deadline = time.monotonic() + self.timeout
-                        worker.conn.send((index, payload))
+                        try:
+                            worker.conn.send((index, payload))
+                        except OSError:   # it died while idle (workers start early)
+                            raise TaskFailed(index, "died",
+                                             _exit_status(worker.process)) from None
                         busy += 1
                 if pending and pending[0] not in made:
                     made[pending[0]] = payloads[pending[0]]
