@@ -363,9 +363,13 @@ Examples:
   printshop roll characters --count 12 --seed con-2025 --class fighter,thief --backs
   printshop roll characters --count 8 --class-table flat --paper a4
   printshop roll characters --count 3 --seed con-2025 --format json --out -
+  printshop roll characters --seed con-2026 --backs --first 14 --count 1   sheet #14 again
 """)
 @click.option("--count", "-n", type=int, default=1, show_default=True,
               help="How many characters (more than 10,000 needs --yes).")
+@click.option("--first", type=int, default=1, show_default=True,
+              help="Number of the first character: --first 14 --count 1 reprints the sheet "
+                   "SEED #14 alone.")
 @click.option("--seed", default=None,
               help="Pack seed; the same seed rolls the same characters (default: a new one, "
                    "printed). Character n of a seed is the same in a pack of any size.")
@@ -391,8 +395,8 @@ Examples:
 @source_option
 @debug_option
 @handle_errors
-def roll_characters(count, seed, classes, class_table, paper, backs, fmt, out, yes, jobs,
-                    quiet, source, debug):
+def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt, out, yes,
+                    jobs, quiet, source, debug):
     """Roll characters by the Player's Guide and print them: a cover with an index, then one
     sheet per character (or JSON for virtual tabletops).
 
@@ -415,7 +419,7 @@ def roll_characters(count, seed, classes, class_table, paper, backs, fmt, out, y
     result = roll_characters_to_bytes(
         source or default_source(), count=count, seed=seed, classes=classes,
         class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes, jobs=jobs,
-        progress=progress)
+        progress=progress, first=first)
     _echo_problems(result.warnings, prefix="warning: ")
     if to_stdout:
         sys.stdout.buffer.write(result.data)

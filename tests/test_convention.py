@@ -150,19 +150,27 @@ def test_the_cover_says_what_is_in_the_envelope_and_how_to_reprint(small):
         for c in seat["characters"]:
             assert f"#{c['index']} {c['class_name']}" in cover
     assert "Player Reference ×2" in cover and "Hammersmith Reference" in cover
-    assert kit["reprint"] == "printshop roll characters --seed con-test --backs --count N"
+    assert kit["reprint"] == "printshop roll characters --seed con-test --backs --first N --count 1"
     assert kit["reprint"] in cover
     assert "printshop build kit" in cover
 
 
-def test_the_reprint_command_rolls_the_same_character(small):
-    _, kit, _ = small
-    _, _, c = characters(kit)[-1]
-    result = run_cli("roll", "characters", "--seed", "con-test", "--backs", "--count",
-                     c["index"], "--format", "json", "--out", "-", "--source", RULES_SRC)
+def test_the_reprint_command_rolls_the_same_character(small, tmp_path):
+    _, kit, texts = small
+    table, _, c = characters(kit)[-2]
+    command = kit["reprint"].replace("N", str(c["index"])).split()
+    assert command[:2] == ["printshop", "roll"]
+    result = run_cli(*command[1:], "--format", "json", "--out", "-", "--source", RULES_SRC)
     assert result.exit_code == 0, result.output
-    rolled = json.loads(result.stdout)["characters"][-1]
+    rolled, = json.loads(result.stdout)["characters"]
     assert (rolled["id"], rolled["class"]) == (c["id"], c["class"])
+    # and as a PDF: that sheet alone (and its tombstone), word for word the kit's sheet
+    result = run_cli(*command[1:], "--out", tmp_path / "one.pdf", "--source", RULES_SRC)
+    assert result.exit_code == 0, result.output
+    pages = [p.extract_text() for p in pdf_reader(tmp_path / "one.pdf").pages]
+    assert len(pages) == 2 + 2          # the cover and its blank back, the sheet, its back
+    kit_sheet = re.sub(r"TABLE \d+\s*·\s*SEAT \d+\s*", "", texts[table][c["page"] - 1])
+    assert re.sub(r"\s+", " ", pages[2]) == re.sub(r"\s+", " ", kit_sheet)
 
 
 @pytest.mark.parametrize("option, value, message", [
@@ -217,5 +225,5 @@ def test_a_long_cover_runs_onto_another_page_and_loses_nothing(tmp_path):
     text = "\n".join(p.extract_text() for p in pdf_reader(pdf).pages)
     assert pages == len(pdf_reader(pdf).pages) >= 1
     assert "#120 " in text and "Seat 12" in text
-    assert "printshop roll characters --seed con-test --backs --count N" in text
+    assert "printshop roll characters --seed con-test --backs --first N --count 1" in text
     assert text.rstrip().endswith("printshop build kit")

@@ -275,3 +275,21 @@ def test_chunks_keep_every_character_once_in_order_with_a_finer_tail(count, size
     assert all(0 < len(chunk) <= size for chunk in chunks)
     if count >= workers * size:  # the last chunks are the small ones
         assert all(len(chunk) <= (size + 1) // 2 for chunk in chunks[-workers:])
+
+
+def test_first_starts_the_pack_at_character_n(tmp_path):
+    """`--first 3 --count 2` rolls #3 and #4 exactly as a pack of four does: one lost sheet of
+    a big pack (or a convention kit) is reprinted alone."""
+    four = json.loads(roll(count=4, fmt="json").data)["characters"]
+    two = json.loads(roll(count=2, first=3, fmt="json").data)["characters"]
+    assert two == four[2:]
+    pack = roll(count=2, first=3, backs=True)
+    assert pack.default_name == "characters-test-pack-3-4.pdf"
+    reader = pdf_reader(pack.data)
+    marks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
+    assert marks == [("Cover and index", 0), (f"#3 {four[2]['class_name']}", 2),
+                     (f"#4 {four[3]['class_name']}", 4)]
+    assert "test-pack #3" in reader.pages[2].extract_text()
+    result = run_cli("roll", "characters", "--seed", "x", "--first", "0", "--format", "json",
+                     "--out", "-")
+    assert result.exit_code == 2 and "--first: must be at least 1" in result.output

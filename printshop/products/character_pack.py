@@ -16,7 +16,7 @@ from printshop.errors import PrintshopError, Problem
 from printshop.products import BuildContext
 from printshop.project import Project
 
-CLI_FLAGS = {"count": "--count", "seed": "--seed", "classes": "--class",
+CLI_FLAGS = {"count": "--count", "first": "--first", "seed": "--seed", "classes": "--class",
              "class_table": "--class-table", "paper": "--paper", "backs": "--backs"}
 
 
@@ -64,13 +64,23 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
                              class_table: str = "guide", paper: str | None = None,
                              backs: bool = False, fmt: str = "pdf", large_ok: bool = False,
                              jobs: int | None = None, progress=None,
-                             uncompressed: bool = False, **extra) -> RolledPack:
-    """`extra`: more `pregens` options (sheets_per_chunk, for benchmarks)."""
+                             uncompressed: bool = False, first: int = 1,
+                             **extra) -> RolledPack:
+    """`first`: the number of the first character (a kit's sheet #14 alone: first=14,
+    count=1). `extra`: more `pregens` options (sheets_per_chunk, for benchmarks)."""
+    if first != 1:
+        if first < 1:
+            raise PrintshopError(Problem("--first", f"must be at least 1 (got {first})"))
+        extra["first"] = first
     from printshop.products.pregens import Pregens
     from printshop.render.pdf import Renderer
 
     options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
-    name = f"characters-{options.seed.replace(':', '-')}.{fmt}"
+    name = f"characters-{options.seed.replace(':', '-')}"
+    if options.first != 1:
+        name += f"-{options.first}" + (f"-{options.first + options.count - 1}"
+                                        if options.count > 1 else "")
+    name += f".{fmt}"
     with Renderer(processes=jobs) as renderer:
         if fmt == "pdf":
             # workers first: they start while the tables load and the characters are

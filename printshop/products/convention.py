@@ -142,7 +142,7 @@ class Convention(Product):
             command += f" --class-table {o.class_table}"
         if o.backs:
             command += " --backs"
-        return command + " --count N"
+        return command + " --first N --count 1"
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         from printshop.render.merge import merge_many_pdfs

@@ -43,6 +43,7 @@ class PregensOptions(Strict):
     kind: Literal["pregens"]
     seed: str = Field(pattern=SEED_PATTERN)
     count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)
+    first: int = Field(default=1, ge=1, le=HARD_MAX_COUNT)   # number of the first character
     classes: list[str] = []                       # class ids or names; empty: every class
     class_table: str = "guide"                    # a key of class_tables
     class_tables: dict[str, str] = {"guide": "class-roll", "flat": "class-roll-flat"}
@@ -66,7 +67,7 @@ class PackLayout:
     pages_per_character: int  # 1, or 2 with backs
 
     def first_page_of(self, index: int) -> int:
-        """0-based page of character `index` (1-based) in the merged PDF."""
+        """0-based page of the pack's `index`-th character (1-based) in the merged PDF."""
         return self.cover_pages + (index - 1) * self.pages_per_character
 
     def total(self, count: int) -> int:
@@ -165,11 +166,12 @@ class Pregens(Product):
             rules, allowed = self.rules, self.allowed_classes()
             started = time.monotonic()
             out = []
-            for index in range(1, self.options.count + 1):
+            first = self.options.first
+            for index in range(first, first + self.options.count):
                 out.append(roll_character(rules, self.options.seed, index, allowed))
-                if ctx and ctx.progress and index % 500 == 0 and \
+                if ctx and ctx.progress and len(out) % 500 == 0 and \
                         time.monotonic() - started > PROGRESS_AFTER_S:
-                    ctx.progress(f"{self.name}: rolled {index}/{self.options.count} "
+                    ctx.progress(f"{self.name}: rolled {len(out)}/{self.options.count} "
                                  "characters")
             self._characters = out
         return self._characters
@@ -258,8 +260,8 @@ class Pregens(Product):
         # the workers' memory goes back before the merge (a later render starts new ones)
         ctx.renderer.release()
         outline = [("Cover and index", 0)]
-        outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(c.index))
-                    for c in characters]
+        outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(n))
+                    for n, c in enumerate(characters, start=1)]
         pdf = merge_many_pdfs(parts, title=f"{pack['game']}: {self.options.title} "
                                            f"(seed {self.options.seed})", outline=outline)
         self.pages = layout.total(len(characters))
