@@ -10,7 +10,7 @@ setup(
     packages=[*find_packages(include=["printshop", "printshop.*"]), "printshop.templates"],
     package_dir={"printshop.templates": "templates"},
     package_data={
-        "printshop": ["data/*.yaml", "data/scaffold/**/*"],
+        "printshop": ["data/*.yaml", "data/scaffold/**/*", "data/icc/*.icc", "data/icc/*.md"],
         "printshop.templates": ["**/*"],
     },
     include_package_data=False,

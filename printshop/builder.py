@@ -21,11 +21,11 @@ class BuildReport:
 
 
 def check_project(source: Path, names: list[str] | None = None,
-                  paper: str | None = None) -> BuildReport:
+                  paper: str | None = None, profile: str | None = None) -> BuildReport:
     """Everything `build` validates, without rendering anything."""
     started = time.monotonic()
     project = Project.load(source)
-    products = load_products(project, names)
+    products = load_products(project, names, profile=profile)
     ctx = BuildContext(project=project, paper=paper)
     _check_all(products, ctx)
     return BuildReport(warnings=ctx.warnings, products=products,
@@ -45,12 +45,13 @@ def _check_all(products: list[Product], ctx: BuildContext) -> None:
 def build_project(source: Path, out: Path, names: list[str] | None = None,
                   paper: str | None = None, strict: bool = False, jobs: int | None = None,
                   progress=None, uncompressed: bool = False, timeout: float | None = None,
-                  context_options: dict | None = None) -> BuildReport:
+                  context_options: dict | None = None,
+                  profile: str | None = None) -> BuildReport:
     from printshop.render.pdf import Renderer
 
     started = time.monotonic()
     project = Project.load(source)
-    products = load_products(project, names)
+    products = load_products(project, names, profile=profile)
     ctx = BuildContext(project=project, paper=paper, strict=strict, uncompressed=uncompressed,
                        progress=progress, **(context_options or {}))
     renderer_args = {"processes": jobs}

@@ -179,6 +179,8 @@ Examples:
   printshop build --strict                  fail on any warning (CI does this)
   printshop build --source manuscript/ --out out/   a folder of Markdown chapters as a book
   printshop build event-deck --layout foldover --paper a4   a card deck for a simplex printer
+  printshop build players-guide --profile dtrpg-book   PDF/X-1a, CMYK, bleed: DriveThruRPG
+  printshop build event-deck --profile dtc-cards        one card a page for DriveThruCards
 """)
 @click.argument("products", nargs=-1)
 @source_option
@@ -188,6 +190,10 @@ Examples:
 @click.option("--paper", type=click.Choice(PAPERS), default=None,
               help="Paper for every product (default: each product's, else the manifest's).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--profile", "profile", default=None, metavar="NAME",
+              help="Print profile for every product: home (the default), screen, "
+                   "dtrpg-book, lulu-book, dtc-cards, mpc-cards, tgc-cards or one of the "
+                   "project's print-profiles.yaml. The file is checked by preflight.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
 @click.option("--timeout", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
@@ -198,8 +204,8 @@ Examples:
 @card_print_options
 @debug_option
 @handle_errors
-def build(products, source, out, paper, strict, jobs, timeout, quiet, uncompressed, debug,
-          card_options):
+def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, uncompressed,
+          debug, card_options):
     """Build PRODUCTS (default: all in the manifest) into the output folder.
 
     Every input is checked first; if anything is wrong nothing is written and the previous
@@ -217,7 +223,8 @@ def build(products, source, out, paper, strict, jobs, timeout, quiet, uncompress
     report = build_project(source or default_source(), out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
                            uncompressed=uncompressed, timeout=timeout,
-                           context_options={"card_options": card_options})
+                           context_options={"card_options": card_options},
+                           profile=profile)
     _echo_problems(report.warnings, prefix="warning: ")
     if not quiet:
         for path in report.written:
@@ -274,6 +281,54 @@ def new(folder, title, debug):
 
     click.echo(f"printshop: new project in {folder}; next: cd {shlex.quote(str(folder))} && "
                "printshop build", err=True)
+
+
+@cli.command(epilog="""\b
+Examples:
+  printshop preflight build/players-guide.pdf --profile dtrpg-book
+  printshop preflight build/event-deck.pdf --profile dtc-cards --card-size poker
+  printshop preflight build/players-guide.pdf --profile dtrpg-book --json
+""")
+@click.argument("pdf", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--profile", "profile_name", default="home", show_default=True,
+              metavar="NAME", help="Print profile to check against (print-profiles.yaml).")
+@click.option("--card-size", "card_size", default=None, metavar="SIZE",
+              help="Cards: the trim is this card size (default: not checked for cards).")
+@click.option("--json", "as_json", is_flag=True, help="Findings as JSON on standard output.")
+@source_option
+@debug_option
+@handle_errors
+def preflight(pdf, profile_name, card_size, as_json, source, debug):
+    """Check PDF against a print profile: page boxes and bleed, page count, PDF/X keys and
+    output intent, colour spaces used, total ink, fonts, image resolution, transparency,
+    links and bookmarks, file size.
+
+    One line per finding (`p12: E-RGB: DeviceRGB fill colour in text`); exit status 1
+    when any finding is an error (E-…), 0 when there are only warnings (W-…) or none.
+    """
+    from printshop.preflight import preflight as run, report_json, report_text, papers_mm
+    from printshop.profiles import get_profile
+
+    root = source or default_source()
+    root = root if (root / "printshop.yaml").is_file() else None
+    profile = get_profile(profile_name, root)
+    if not pdf.is_file():
+        raise PrintshopError.at(pdf, "file not found")
+    trim = None
+    if card_size:
+        from printshop.cards.sizes import card_size as find_size, load_card_sizes
+
+        size = find_size(card_size, load_card_sizes(root), "--card-size")
+        trim = (size.width, size.height)
+    elif profile.trim:
+        trim = papers_mm()[profile.trim]
+    icc = profile.icc_path(root)
+    findings = run(pdf.read_bytes(), profile, trim, icc.read_bytes() if icc else None)
+    if as_json:
+        click.echo(report_json(findings, str(pdf), profile.name), nl=False)
+    else:
+        click.echo(report_text(findings, str(pdf), profile.name))
+    sys.exit(1 if any(f.error for f in findings) else 0)
 
 
 @cli.group(epilog="""\b

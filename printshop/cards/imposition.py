@@ -273,12 +273,15 @@ def impose_foldover(card_count: int, card_width: float, card_height: float,
 
 
 def impose_printshop(card_count: int, card_width: float, card_height: float,
-                     bleed: float = BLEED_MM) -> Imposition:
-    """One face per page, front then back; the page is the trim, the PDF adds the bleed."""
+                     bleed: float = BLEED_MM, order: str = "front-back") -> Imposition:
+    """One face per page, front then back (or, `order` back-front, as DriveThruCards wants
+    them: back of card 1, front of card 1, …); the page is the trim, the PDF adds the
+    bleed."""
     trim = Box(0, 0, card_width, card_height)
+    sides = ("back", "front") if order == "back-front" else ("front", "back")
     pages = []
     for card in range(card_count):
-        for side in ("front", "back"):
+        for side in sides:
             pages.append(Page(card_width, card_height, side, [Face(card, side, trim, bleed)]))
     return Imposition("printshop", card_width, card_height, card_width > card_height, 1, None,
                       None, None, pages, bleed=bleed)
@@ -286,7 +289,8 @@ def impose_printshop(card_count: int, card_width: float, card_height: float,
 
 def impose(layout: Layout, card_count: int, card_width: float, card_height: float,
            paper_width: float, paper_height: float, margin: float = DEFAULT_MARGIN_MM,
-           flip: Flip = "long") -> Imposition:
+           flip: Flip = "long", bleed: float = BLEED_MM, order: str = "front-back"
+           ) -> Imposition:
     if layout == "home":
         return impose_home(card_count, card_width, card_height, paper_width, paper_height,
                            margin, flip)
@@ -294,7 +298,7 @@ def impose(layout: Layout, card_count: int, card_width: float, card_height: floa
         return impose_foldover(card_count, card_width, card_height, paper_width,
                                paper_height, margin)
     if layout == "printshop":
-        return impose_printshop(card_count, card_width, card_height)
+        return impose_printshop(card_count, card_width, card_height, bleed, order)
     raise ValueError(f"unknown layout {layout!r}")
 
 

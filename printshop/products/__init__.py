@@ -62,7 +62,32 @@ class Product:
         raise NotImplementedError
 
     def paper(self, ctx: BuildContext) -> str:
-        return ctx.paper or getattr(self.options, "paper", None) or self.project.manifest.paper
+        profile = self.print_profile()
+        return (ctx.paper or (profile.trim if profile else None)
+                or getattr(self.options, "paper", None) or self.project.manifest.paper)
+
+    # print profiles (printshop.profiles): kinds that honour them list the ones they take
+    PROFILES: ClassVar[str] = "any"      # "any", or "home" for kinds that print only that
+    profile_from_cli: bool = False
+
+    def print_profile(self):
+        """The product's print profile (printshop.profiles.PrintProfile), or None for a kind
+        that has no `profile` option."""
+        from printshop.profiles import get_profile
+
+        name = getattr(self.options, "profile", None)
+        if not hasattr(self.options, "profile"):
+            return None
+        return get_profile(name, self.project.root, where=self.profile_where())
+
+    def profile_where(self) -> tuple[str, int | None]:
+        from printshop.errors import display_path
+
+        if self.profile_from_cli or self.project.manifest_path is None:
+            return ("--profile", None)
+        doc = load_yaml(self.project.manifest_path)
+        return (display_path(self.project.manifest_path),
+                doc.pos(("products", self.name, "profile")).line)
 
 
 def product_class(kind: str) -> type[Product]:
@@ -70,8 +95,11 @@ def product_class(kind: str) -> type[Product]:
     return module.PRODUCT
 
 
-def load_products(project: Project, names: list[str] | None = None) -> list[Product]:
-    """The products of the manifest (all, or those named), options validated."""
+def load_products(project: Project, names: list[str] | None = None,
+                  profile: str | None = None) -> list[Product]:
+    """The products of the manifest (all, or those named), options validated. `profile`
+    (--profile) replaces each product's `profile` option, so it is part of the options
+    (and of anything that hashes them)."""
     problems = Problems()
     declared = project.manifest.products
     for name in names or []:
@@ -102,6 +130,21 @@ def load_products(project: Project, names: list[str] | None = None) -> list[Prod
         except PrintshopError as exc:
             problems.extend(exc)
             continue
-        products.append(cls(project, name, options))
+        if profile is not None and "profile" in cls.Options.model_fields:
+            options = options.model_copy(update={"profile": profile})
+        product = cls(project, name, options)
+        product.profile_from_cli = profile is not None
+        try:
+            chosen = product.print_profile()
+            if chosen is not None and product.PROFILES == "home" and chosen.for_press:
+                path, line = product.profile_where()
+                problems.add(path, f"products.{name}: a {kind} product prints for home "
+                             f"printers only (print profile 'home'), not '{chosen.name}'",
+                             line)
+                continue
+        except PrintshopError as exc:
+            problems.extend(exc)
+            continue
+        products.append(product)
     problems.raise_if_any()
     return products

@@ -26,6 +26,7 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
                                        stylesheet, warn_missing_glyphs)
+from printshop.products.printing import colours_for, finish_for_profile, palette_css
 from printshop.render.jinja import render_template
 from printshop.render.merge import merge_pdfs
 from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
@@ -50,6 +51,7 @@ class CardOptions(Strict):
     """Options every card product takes (the command line may override them)."""
 
     paper: PAPER | None = None
+    profile: str | None = None   # a print profile (print-profiles.yaml); default home
     layout: Literal["home", "foldover", "printshop"] = "home"
     flip: Literal["long", "short"] = "long"
     size: str | None = None          # a card size for every deck (default: each deck's)
@@ -94,6 +96,11 @@ class Settings:
     png_bleed: bool
     size: CardSize | None            # forced size, else each deck's
     size_where: tuple[str, int | None] | None = None
+    profile: object | None = None    # printshop.profiles.PrintProfile
+    bleed: float = BLEED_MM          # printshop layout and PNGs: the bleed around each card
+    safe: float = SAFE_MM            # text stays this far inside the trim
+    order: str = "front-back"        # printshop layout: which face of a card comes first
+    one_file_per_deck: bool = False
 
 
 @dataclass
@@ -141,13 +148,24 @@ def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) ->
         else:
             forced = sizes[size_name]
     formats = override.get("formats") or list(options.formats)
+    png_bleed = (override.get("png_bleed") if override.get("png_bleed") is not None
+                 else options.png_bleed)
+    profile = product.print_profile()
+    extra = {}
+    if profile is not None and profile.cards is not None:
+        # a card printer's profile sets the layout, faces' order, bleed and files
+        rule = profile.cards
+        layout = override.get("layout") or rule.layout
+        formats = override.get("formats") or [rule.files]
+        if rule.files == "png" and override.get("png_bleed") is None:
+            png_bleed = True
+        extra = {"bleed": profile.bleed or BLEED_MM, "safe": max(profile.safe, SAFE_MM),
+                 "order": rule.order, "one_file_per_deck": rule.one_file_per_deck}
     return Settings(
         paper=paper, paper_size=project.paper_size_mm(paper), layout=layout,
         flip=override.get("flip") or options.flip, margin=options.margin,
         guides=bool(override.get("guides")) or options.guides, formats=formats,
-        png_bleed=override.get("png_bleed") if override.get("png_bleed") is not None
-        else options.png_bleed,
-        size=forced, size_where=size_where)
+        png_bleed=png_bleed, size=forced, size_where=size_where, profile=profile, **extra)
 
 
 def _manifest_where(product: Product, key: str) -> tuple[str, int | None]:
@@ -167,7 +185,7 @@ def impose_groups(groups: list[DeckGroup], settings: Settings, problems: Problem
         try:
             group.imposition = impose(settings.layout, len(group.cards), group.size.width,
                                       group.size.height, width, height, settings.margin,
-                                      settings.flip)
+                                      settings.flip, settings.bleed, settings.order)
         except DoesNotFit as exc:
             where, line = group.size_where
             problems.add(where, f"card size '{group.size.id}' on {settings.paper}: {exc}",
@@ -188,15 +206,16 @@ def _box_data(box: Box) -> dict:
     return {"x": box.x, "y": box.y, "width": box.width, "height": box.height}
 
 
-def face_geometry(size: CardSize, bleed: float) -> dict:
-    """The face's own frame: (0, 0) is the bleed corner; the card is `trim`."""
+def face_geometry(size: CardSize, bleed: float, safe: float = SAFE_MM) -> dict:
+    """The face's own frame: (0, 0) is the bleed corner; the card is `trim`; text stays
+    `safe` mm inside it."""
     trim = Box(bleed, bleed, size.width, size.height)
     return {"width": size.width + 2 * bleed, "height": size.height + 2 * bleed,
             "bleed": bleed, "card_width": size.width, "card_height": size.height,
             "full": _box_data(Box(0, 0, size.width + 2 * bleed, size.height + 2 * bleed)),
-            "trim": _box_data(trim), "safe": _box_data(trim.inset(SAFE_MM)),
-            "frame": _box_data(trim.inset(FRAME_INSET_MM)),
-            "safe_margin": SAFE_MM}
+            "trim": _box_data(trim), "safe": _box_data(trim.inset(safe)),
+            "frame": _box_data(trim.inset(min(FRAME_INSET_MM, safe / 2))),
+            "safe_margin": safe}
 
 
 class CardComposer:
@@ -206,8 +225,19 @@ class CardComposer:
         self.project = project
         self.settings = settings
         self.title = title
-        self.env = jinja_environment(project, {"box": _box_style})
+        self.colours = colours_for(project, settings.profile)
+        self.env = jinja_environment(project, {"box": _box_style}, self.colours)
         self._faces: dict[tuple, str] = {}
+        self._themes: dict[str, dict] = {}
+        profile = settings.profile
+        # what templates read as `press`: flat = no transparency (PDF/X-1a and X-3)
+        self.press = {"flat": profile is not None and profile.pdf in ("pdf/x-1a", "pdf/x-3"),
+                      "profile": profile.name if profile is not None else "home"}
+
+    def theme(self, deck: Deck) -> dict:
+        if deck.id not in self._themes:
+            self._themes[deck.id] = deck.theme(self.colours)
+        return self._themes[deck.id]
 
     def front(self, group: DeckGroup, group_index: int, card_index: int, bleed: float,
               steps: dict[str, int], name: str | None = None) -> str:
@@ -217,17 +247,17 @@ class CardComposer:
         if key not in self._faces:
             card = group.cards[card_index]
             self._faces[key] = render_template(
-                self.env, card.template, card=card.data, deck=group.deck.theme,
-                face=face_geometry(group.size, bleed),
-                fit={"name": name, "steps": steps})
+                self.env, card.template, card=card.data, deck=self.theme(group.deck),
+                face=face_geometry(group.size, bleed, self.settings.safe),
+                fit={"name": name, "steps": steps}, press=self.press)
         return self._faces[key]
 
     def back(self, group: DeckGroup, group_index: int, bleed: float) -> str:
         key = ("back", group_index, bleed)
         if key not in self._faces:
             self._faces[key] = render_template(
-                self.env, group.deck.spec.back.template, deck=group.deck.theme,
-                face=face_geometry(group.size, bleed))
+                self.env, group.deck.spec.back.template, deck=self.theme(group.deck),
+                face=face_geometry(group.size, bleed, self.settings.safe), press=self.press)
         return self._faces[key]
 
     def sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
@@ -257,7 +287,8 @@ class CardComposer:
                 "guides": _guides(page) if self.settings.guides else [],
             })
         return render_template(self.env, SHEET_TEMPLATE, pages=shown, title=self.title,
-                               deck=group.deck.theme, language=self.project.manifest.language)
+                               deck=self.theme(group.deck),
+                               language=self.project.manifest.language)
 
     def page_css(self, imposition: Imposition) -> Stylesheet:
         page = imposition.pages[0]
@@ -374,7 +405,8 @@ def _job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group_inde
     warn_missing_glyphs(ctx, html, str(group.deck.path))
     return RenderJob(
         html=html,
-        stylesheets=tuple(stylesheet(project, s) for s in STYLESHEETS)
+        stylesheets=(palette_css(composer.colours),)
+        + tuple(stylesheet(project, s) for s in STYLESHEETS)
         + (composer.page_css(group.imposition),),
         roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
         source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
@@ -493,14 +525,30 @@ def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
                 groups: list[DeckGroup], settings: Settings, project) -> None:
     composer = CardComposer(project, settings, title)
     fit = FitState()
+    profile = settings.profile
+    bookmarks = profile is None or profile.bookmarks
     if "pdf" in settings.formats:
         parts = render_cards(ctx, composer, groups, fit, name)
-        outline, page = [], 0
-        for group in groups:
-            outline.append((group.deck.spec.title, page))
-            page += len(group.imposition.pages)
-        output.add(f"{name}.pdf", merge_pdfs([p for ps in parts for p in ps], title=title,
-                                             outline=outline))
+        if settings.one_file_per_deck and len(groups) > 1:
+            # a card printer takes one deck per file: NAME-DECK.pdf
+            files = [(f"{name}-{group.deck.id}.pdf", group.deck.spec.title, [group], [part])
+                     for group, part in zip(groups, parts)]
+        else:
+            files = [(f"{name}.pdf", title, groups, parts)]
+        for file_name, file_title, file_groups, file_parts in files:
+            outline, page = [], 0
+            for group in file_groups:
+                outline.append((group.deck.spec.title, page))
+                page += len(group.imposition.pages)
+            pdf = merge_pdfs([p for ps in file_parts for p in ps], title=file_title,
+                             outline=outline if bookmarks else None)
+            if profile is not None:
+                sizes = {(g.size.width, g.size.height) for g in file_groups}
+                trim = next(iter(sizes)) if settings.layout == "printshop" and \
+                    len(sizes) == 1 else None
+                pdf = finish_for_profile(ctx, project, profile, pdf, trim, file_title,
+                                         file_name)
+            output.add(file_name, pdf)
     if "png" in settings.formats:
         output.add_tree(name, export_png(ctx, composer, groups, fit, settings, name))
 
@@ -512,7 +560,8 @@ def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitSta
 
     png_groups = []
     for group in groups:
-        imposition = impose_printshop(len(group.cards), group.size.width, group.size.height)
+        imposition = impose_printshop(len(group.cards), group.size.width, group.size.height,
+                                      settings.bleed)
         imposition.pages = [p for p in imposition.pages
                             if p.side == "front" or p.faces[0].card == 0]
         png_groups.append(DeckGroup(group.deck, group.cards, group.size, group.size_where,
@@ -522,7 +571,7 @@ def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitSta
     for group_parts, group in zip(parts, png_groups):
         part = merge_pdfs(group_parts)
         pages = group.imposition.pages
-        sizes = [(group.size.width, group.size.height, BLEED_MM)] * len(pages)
+        sizes = [(group.size.width, group.size.height, settings.bleed)] * len(pages)
         images = pages_to_png(part, sizes, PNG_DPI, keep_bleed=settings.png_bleed)
         for page, image in zip(pages, images):
             card = group.cards[page.faces[0].card]
@@ -554,6 +603,9 @@ class CardsProduct(Product):
             except PrintshopError as exc:
                 problems.extend(exc)
                 continue
+            for message, line in deck.colour_problems(colours_for(self.project,
+                                                                  settings.profile)):
+                problems.add(deck.path, message, line)
             size, where = _group_size(deck, settings)
             groups.append(DeckGroup(deck, cards, size, where))
         if not problems:

@@ -43,11 +43,17 @@ def block_markdown(text) -> Markup:
     return Markup(_INLINE.render(str(text)))
 
 
-def jinja_environment(project: Project, extra_filters: dict | None = None):
+def jinja_environment(project: Project, extra_filters: dict | None = None, colours=None):
+    """`colours` (printshop.palette.Colours) is what templates call as colour("name"):
+    sRGB unless a print profile asks for CMYK."""
+    from printshop.palette import Colours
+
     filters = {"signed": signed, "md": inline_markdown, "md_block": block_markdown}
     filters.update(extra_filters or {})
+    if colours is None:
+        colours = Colours.for_project(project.root)
     return make_environment(project.template_dirs, filters=filters,
-                            globals_={"printshop_version": __version__})
+                            globals_={"printshop_version": __version__, "colour": colours})
 
 
 def stylesheet(project: Project, name: str) -> Stylesheet:

@@ -17,7 +17,9 @@ from printshop.products.common import (base_url, build_date, check_stylesheets,
                                        jinja_environment, page_size_css, stylesheet,
                                        warn_missing_glyphs)
 from printshop.render.jinja import render_template
-from printshop.render.pdf import RenderJob, collect_warnings
+from printshop.products.printing import (colours_for, finish_for_profile, palette_css,
+                                         profile_css)
+from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
 from printshop.source.markdown import Manuscript, MarkdownReader
 from printshop.source.schema import Strict
 
@@ -30,6 +32,7 @@ class GuideOptions(Strict):
     title: str | None = None
     subtitle: str | None = None
     paper: Literal["letter", "a4", "a5", "a3", "digest"] | None = None
+    profile: str | None = None   # a print profile (print-profiles.yaml); default home
     formats: list[Literal["pdf", "html"]] = ["pdf", "html"]
     template: str = "guide.html.j2"
     stylesheets: list[str] = ["css/fonts.css", "css/book.css"]
@@ -182,9 +185,15 @@ class Guide(Product):
         project = self.project
         if "pdf" in self.options.formats:
             html = self.compose(ctx, "print")
-            sheets = tuple(stylesheet(project, s) for s in self.options.stylesheets)
-            job = RenderJob(html=html, stylesheets=sheets + (page_size_css(project,
-                                                                          self.paper(ctx)),),
+            profile = self.print_profile()
+            paper = self.paper(ctx)
+            sheets = ((palette_css(colours_for(project, profile)),)
+                      + tuple(stylesheet(project, s) for s in self.options.stylesheets)
+                      + (page_size_css(project, paper),))
+            if profile.for_press:
+                sheets += (Stylesheet(text=profile_css(profile) + book_press_css(profile),
+                                      label=f"print profile {profile.name}"),)
+            job = RenderJob(html=html, stylesheets=sheets,
                             roots=tuple(str(r) for r in project.read_roots),
                             base_url=base_url(project),
                             source=f"{self.options.template} ({self.name})",
@@ -195,13 +204,42 @@ class Guide(Product):
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
             pdf, self.pages = result.pdf, result.pages
-            if self.options.blank_sheet:
+            if self.options.blank_sheet and profile.cmyk:
+                # the sheet's stylesheet has no CMYK colours yet: leave it out rather than
+                # print RGB in a CMYK file (preflight would refuse it)
+                ctx.warn(Problem(f"{self.name}.pdf", "the blank character sheet is left out "
+                                 f"of the '{profile.name}' edition: it has no CMYK colours "
+                                 "yet (print it from the blank-sheet product)"))
+            elif self.options.blank_sheet:
                 from printshop.products.blank_sheet import book_with_blank_sheet
 
                 pdf, self.pages = book_with_blank_sheet(ctx, project, pdf, self.paper(ctx))
+            pdf = finish_for_profile(ctx, project, profile, pdf, project.paper_size_mm(paper),
+                                     None, f"{self.name}.pdf")
             output.add(f"{self.name}.pdf", pdf)
         if "html" in self.options.formats:
             output.add(f"{self.name}.html", self.compose(ctx, "screen"))
+
+
+# book.css's inside margin (its @page :left margin-right, :right margin-left), which a
+# profile's gutter widens for binding
+BOOK_INSIDE_MARGIN_MM = 18.0
+# a page number closer to the trim than this is lifted to the top of the bottom margin
+PAGE_NUMBER_DEPTH_MM = 9.0
+
+
+def book_press_css(profile) -> str:
+    """The book for a press: a wider inside margin (gutter) and page numbers inside the
+    profile's safe area."""
+    rules = []
+    if profile.gutter:
+        inside = BOOK_INSIDE_MARGIN_MM + profile.gutter
+        rules.append(f"@page :left {{ margin-right: {inside:.2f}mm; }}")
+        rules.append(f"@page :right {{ margin-left: {inside:.2f}mm; }}")
+    if profile.safe > PAGE_NUMBER_DEPTH_MM:
+        rules.append("@page { @bottom-left { vertical-align: top; padding-top: 2mm; } "
+                     "@bottom-right { vertical-align: top; padding-top: 2mm; } }")
+    return "\n".join(rules) + "\n"
 
 
 def embed_images(html: str, roots) -> str:

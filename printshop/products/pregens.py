@@ -48,6 +48,7 @@ class PregensOptions(Strict):
     class_table: str = "guide"                    # a key of class_tables
     class_tables: dict[str, str] = {"guide": "class-roll", "flat": "class-roll-flat"}
     paper: Literal["letter", "a4"] | None = None
+    profile: str | None = None   # a print profile (print-profiles.yaml); default home
     backs: bool = False                           # a tombstone back page for duplex
     formats: list[Literal["pdf", "html", "json"]] = ["pdf"]
     title: str = "Pregenerated Adventurers"
@@ -76,6 +77,7 @@ class PackLayout:
 
 class Pregens(Product):
     kind = "pregens"
+    PROFILES = "home"
     Options = PregensOptions
 
     def __init__(self, project, name, options, cli_flags: dict[str, str] | None = None,

@@ -62,6 +62,7 @@ class ReferenceOptions(Strict):
     sheets: str = "sheets"                     # folder of layout files, inside the project
     files: dict[str, list[SheetId]]            # output name (no .pdf) → sheet ids, in order
     paper: Literal["letter", "a4"] | None = None
+    profile: str | None = None   # a print profile (print-profiles.yaml); default home
     stylesheets: list[str] = ["css/fonts.css", "css/sheets.css"]
 
 
@@ -93,6 +94,7 @@ class _Composed:
 
 class Reference(Product):
     kind = "reference"
+    PROFILES = "home"
     Options = ReferenceOptions
 
     # --- checking ----------------------------------------------------------------------------

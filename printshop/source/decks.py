@@ -34,7 +34,7 @@ from printshop.source.tables import (TABLE_ID_RE, ColumnSpec, Table, TableSpec, 
 from printshop.source.yamlfile import YamlDoc, load_yaml
 
 DECKS_FOLDER = "decks"
-HEX_COLOUR = r"^#[0-9a-fA-F]{6}$"
+HEX_COLOUR = r"^(#[0-9a-fA-F]{6}|[a-z][a-z0-9-]{0,40})$"  # #rrggbb or a palette name
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 MAX_DICE_CARDS = 1296  # 4d6; more than that is not a deck anyone shuffles
@@ -85,7 +85,7 @@ class DeckSpec(Strict):
     size: str = "poker"
     colour: str = Field(pattern=HEX_COLOUR)     # the deck's main colour (back, headings)
     accent: str = Field(pattern=HEX_COLOUR)     # frames and ornaments
-    background: str = Field(default="#f7f1e5", pattern=HEX_COLOUR)  # behind the fronts
+    background: str = Field(default="card-paper", pattern=HEX_COLOUR)  # behind the fronts
     template: str | None = None                 # front template (default by deal)
     rules_template: str = "cards/rules.html.j2"
     back: DeckBack
@@ -131,24 +131,36 @@ class Deck:
     def line_of(self, *loc) -> int:
         return self.doc.pos(loc).line
 
-    @property
-    def theme(self) -> dict:
-        """What templates read as `deck`."""
+    COLOUR_FIELDS = ("colour", "accent", "background")
+
+    def theme(self, colours) -> dict:
+        """What templates read as `deck`, its colours written for `colours` (a
+        printshop.palette.Colours: sRGB, or DeviceCMYK for the press)."""
         spec = self.spec
         return {"id": self.id, "title": spec.title, "code": spec.code,
-                "description": spec.description, "colour": spec.colour,
-                "accent": spec.accent, "background": spec.background,
-                "tint": mix(spec.colour, spec.background, 0.86),    # soft panels on the fronts
-                "shade": mix(spec.colour, "#ffffff", 0.10),    # the lattice on the back
+                "description": spec.description, "colour": colours(spec.colour),
+                "accent": colours(spec.accent), "background": colours(spec.background),
+                # soft panels on the fronts; the lattice on the back
+                "tint": colours.mix(spec.colour, spec.background, 0.86),
+                "shade": colours.mix(spec.colour, "white", 0.10),
+                # the emblem behind a result card's text, for presses without transparency:
+                # the look of the 7 % opaque emblem, as a solid colour
+                "watermark": colours.mix(spec.colour, spec.background, 0.93),
                 "back": spec.back.model_dump(), "face": spec.face.model_dump(),
                 "size": self.size.id}
 
+    def colour_problems(self, colours) -> list[tuple[str, int]]:
+        """(message, line) for each deck colour `colours` cannot print."""
+        from printshop.palette import UnknownColour
 
-def mix(colour: str, other: str, amount: float) -> str:
-    """`colour` moved `amount` of the way towards `other` (both #rrggbb)."""
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
+        out = []
+        for key in self.COLOUR_FIELDS:
+            try:
+                colours(getattr(self.spec, key))
+            except UnknownColour as exc:
+                line = self.line_of(key) if key in self.doc.data else None
+                out.append((f"{key}: {exc}", line))
+        return out
 
 
 def deck_ids(project) -> list[str]:

@@ -1,0 +1,163 @@
+"""Print profiles: what a file is made for (a home printer, a screen, a print-on-demand
+press). Data in `printshop/data/print-profiles.yaml`; a project adds or redefines profiles
+in its own `print-profiles.yaml` beside `printshop.yaml`.
+
+A profile is plain data. Products read it to set the page boxes, margins, colours, PDF
+variant, links and bookmarks; `printshop.preflight` reads it to check the file made.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from printshop.errors import PrintshopError, display_path
+from printshop.source.schema import Strict, validate
+from printshop.source.yamlfile import load_yaml
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+BUILTIN_PROFILES = DATA_DIR / "print-profiles.yaml"
+ICC_DIR = DATA_DIR / "icc"
+PROJECT_PROFILES_NAME = "print-profiles.yaml"
+DEFAULT_PROFILE = "home"
+MM_PER_UNIT = {"mm": 1.0, "in": 25.4, "pt": 25.4 / 72}
+_LENGTH_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|in|pt)\s*$")
+PDF_VARIANTS = ("plain", "pdf/x-1a", "pdf/x-3", "pdf/x-4")
+
+
+def length_mm(text: str) -> float:
+    """'0.125in' → 3.175; '3mm' → 3; '9pt' → 3.175."""
+    match = _LENGTH_RE.match(str(text))
+    if not match:
+        raise ValueError(f"'{text}' is not a length: give a number and a unit (mm, in or pt),"
+                         " e.g. 0.125in or 3mm")
+    return float(match[1]) * MM_PER_UNIT[match[2]]
+
+
+class PageRule(Strict):
+    multiple_of: int = Field(default=1, ge=1, le=64)
+    min: int = Field(default=1, ge=1, le=10_000)
+
+
+class CardRule(Strict):
+    layout: Literal["home", "foldover", "printshop"] = "printshop"
+    order: Literal["front-back", "back-front"] = "front-back"
+    files: Literal["pdf", "png"] = "pdf"
+    one_file_per_deck: bool = False
+
+
+class ProfileSpec(Strict):
+    description: str
+    trim: Literal["letter", "a4", "a5", "a3", "digest"] | None = None
+    bleed: float = 0.0       # mm (written with a unit in YAML)
+    safe: float = 0.0
+    gutter: float = 0.0
+    marks: Literal["none", "crop"] = "none"
+    colour: Literal["srgb", "cmyk"] = "srgb"
+    icc: str | None = None
+    ink_limit: int | None = Field(default=None, ge=100, le=400)
+    pdf: Literal["plain", "pdf/x-1a", "pdf/x-3", "pdf/x-4"] = "plain"
+    links: bool = True
+    bookmarks: bool = True
+    pages: PageRule = PageRule()
+    min_image_ppi: int | None = Field(default=None, ge=50, le=2400)
+    max_file_mb: float | None = Field(default=None, gt=0)
+    cards: CardRule | None = None
+
+    @field_validator("bleed", "safe", "gutter", mode="before")
+    @classmethod
+    def _length(cls, value):
+        if isinstance(value, (int, float)):
+            raise ValueError(f"{value}: give a unit (mm, in or pt), e.g. {value}mm")
+        mm = length_mm(value)
+        if mm > 50:
+            raise ValueError(f"'{value}' is more than 50 mm")
+        return mm
+
+
+class ProfilesFile(Strict):
+    profiles: dict[str, ProfileSpec]
+
+
+@dataclass(frozen=True)
+class PrintProfile:
+    name: str
+    spec: ProfileSpec
+    path: Path          # where it was declared (for messages)
+    line: int | None
+
+    def __getattr__(self, item):  # profile.bleed, profile.colour …
+        return getattr(self.spec, item)
+
+    @property
+    def cmyk(self) -> bool:
+        return self.spec.colour == "cmyk"
+
+    @property
+    def for_press(self) -> bool:
+        """Anything but today's home output: the PDF is finished for the profile."""
+        spec = self.spec
+        return (spec.pdf != "plain" or spec.colour != "srgb" or spec.bleed > 0
+                or not spec.links or not spec.bookmarks or spec.pages.multiple_of > 1)
+
+    def icc_path(self, project_root: Path | None = None) -> Path | None:
+        if not self.spec.icc:
+            return None
+        for folder in ([project_root] if project_root else []) + [ICC_DIR]:
+            candidate = folder / self.spec.icc
+            if candidate.is_file():
+                return candidate
+        raise PrintshopError.at(self.path, f"profile '{self.name}': ICC profile "
+                                f"'{self.spec.icc}' not found in the project or in "
+                                f"{display_path(ICC_DIR)}", self.line)
+
+
+def load_profiles(project_root: Path | None = None) -> dict[str, PrintProfile]:
+    profiles = _load(BUILTIN_PROFILES)
+    if project_root is not None and (project_root / PROJECT_PROFILES_NAME).is_file():
+        profiles.update(_load(project_root / PROJECT_PROFILES_NAME))
+    return profiles
+
+
+def _load(path: Path) -> dict[str, PrintProfile]:
+    doc = load_yaml(path, keep_going=True)
+    parsed = validate(doc, ProfilesFile)
+    out = {}
+    for name, spec in parsed.profiles.items():
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,40}", name):
+            pos = doc.pos(("profiles", name), key=True)
+            raise PrintshopError.at(path, f"profile name '{name}': use lower-case letters, "
+                                    "digits and '-'", pos.line, pos.column)
+        problems = []
+        if spec.colour == "cmyk" and not spec.icc:
+            problems.append("a cmyk profile needs icc: (its output profile)")
+        if spec.pdf != "plain" and spec.colour != "cmyk" and spec.pdf != "pdf/x-4":
+            problems.append(f"{spec.pdf} needs colour: cmyk")
+        if problems:
+            pos = doc.pos(("profiles", name))
+            raise PrintshopError.at(path, f"profile '{name}': {'; '.join(problems)}",
+                                    pos.line)
+        out[name] = PrintProfile(name, spec, path, doc.pos(("profiles", name)).line)
+    return out
+
+
+def unknown_profile_message(name: str, profiles: dict[str, PrintProfile]) -> str:
+    close = difflib.get_close_matches(name, list(profiles), n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return (f"unknown print profile '{name}'{hint}; profiles: {', '.join(profiles)} (a "
+            f"project adds its own in {PROJECT_PROFILES_NAME})")
+
+
+def get_profile(name: str | None, project_root: Path | None = None,
+                where: tuple[Path | str, int | None] | None = None) -> PrintProfile:
+    profiles = load_profiles(project_root)
+    name = name or DEFAULT_PROFILE
+    if name not in profiles:
+        place, line = where or ("--profile", None)
+        raise PrintshopError.at(place, unknown_profile_message(name, profiles), line)
+    return profiles[name]
