@@ -16,7 +16,7 @@ import pytest
 from printshop.preflight import preflight
 from printshop.profiles import PrintProfile, ProfileSpec, get_profile
 from printshop.render.press import finish
-from tests.conftest import REPO, run_cli
+from conftest import REPO, run_cli
 
 ICC = REPO / "printshop" / "data" / "icc" / "printshop-newsprint-tr002-240.icc"
 TRIM = (100.0, 150.0)

@@ -230,6 +230,8 @@ class CardComposer:
         self._faces: dict[tuple, str] = {}
         self._themes: dict[str, dict] = {}
         profile = settings.profile
+        self.cmyk_icc = (str(profile.icc_path(project.root)) if profile is not None
+                         and profile.cmyk else None)
         # what templates read as `press`: flat = no transparency (PDF/X-1a and X-3)
         self.press = {"flat": profile is not None and profile.pdf in ("pdf/x-1a", "pdf/x-3"),
                       "profile": profile.name if profile is not None else "home"}
@@ -410,7 +412,7 @@ def _job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group_inde
         + (composer.page_css(group.imposition),),
         roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
         source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
-        fit_check=True)
+        fit_check=True, cmyk_icc=composer.cmyk_icc)
 
 
 def _overflows_by_box(result) -> dict[tuple[int, int, str], object]:

@@ -197,7 +197,9 @@ class Guide(Product):
                             roots=tuple(str(r) for r in project.read_roots),
                             base_url=base_url(project),
                             source=f"{self.options.template} ({self.name})",
-                            uncompressed=ctx.uncompressed)
+                            uncompressed=ctx.uncompressed,
+                            cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
+                            else None)
             if ctx.progress:
                 ctx.progress(f"{self.name}: rendering the PDF")
             result = render_book(ctx, job)   # page references as known numbers

@@ -28,10 +28,12 @@ def check_image_size(data: bytes, name: str) -> tuple[int, int]:
 
 
 class ProjectFetcher(URLFetcher):
-    def __init__(self, roots: list[Path]):
+    def __init__(self, roots: list[Path], cmyk_icc: str | None = None):
         super().__init__(allowed_protocols=["file", "data"], allow_redirects=False)
         self.roots = [Path(r).resolve() for r in roots]
         self.refused: list[tuple[str, str]] = []
+        # a CMYK print profile's output profile: raster images are converted to it
+        self.cmyk_icc = cmyk_icc
 
     def fetch(self, url, headers=None):
         try:
@@ -57,4 +59,8 @@ class ProjectFetcher(URLFetcher):
         mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if mime.startswith("image/") and mime != "image/svg+xml":
             check_image_size(data, path.name)
+            if self.cmyk_icc:
+                from printshop.render.images import press_image
+
+                data, mime = press_image(data, self.cmyk_icc)
         return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime})

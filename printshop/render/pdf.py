@@ -36,6 +36,7 @@ class RenderJob:
     fit_check: bool = False  # report boxes marked data-fit="NAME" whose content overflows
     anchors: bool = False    # return the page number of every id (RenderResult.anchors)
     layout_only: bool = False  # lay out, make no PDF (for page numbers: pdf is b"")
+    cmyk_icc: str | None = None  # CMYK print profile: raster images converted with this ICC
 
 
 @dataclass
@@ -148,7 +149,7 @@ def render_job(job: RenderJob) -> RenderResult:
     from printshop.render.subsetting import is_fallback_warning
 
     css, css_warnings, css_refused = _stylesheets(job)
-    fetcher = ProjectFetcher([Path(r) for r in job.roots])
+    fetcher = ProjectFetcher([Path(r) for r in job.roots], cmyk_icc=job.cmyk_icc)
     handler, logger = _capture()
 
     def layout(html: str):

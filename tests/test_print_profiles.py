@@ -1,0 +1,204 @@
+"""Print profiles end to end on small inputs: a book and a deck built for a CMYK PDF/X press
+(bleed, DeviceCMYK only, images converted, no links or bookmarks, even page count), the
+build refusing to write a file that fails its own preflight, and located errors for
+unknown profiles and colours the palette cannot print."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pikepdf
+import pytest
+from conftest import RULES_SRC, SMALL_DECK, pdf_reader, run_cli
+
+from printshop.builder import build_project, check_project
+from printshop.errors import PrintshopError
+from printshop.palette import Colours, UnknownColour
+from printshop.preflight import preflight
+from printshop.profiles import get_profile
+from printshop.render.press import finish
+
+PT = 72 / 25.4
+LETTER = (215.9 * PT, 279.4 * PT)
+BLEED = 0.125 * 72
+
+
+def png(width: int, height: int, colour=(160, 40, 30)) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+def manuscript(folder: Path, image: bytes) -> Path:
+    folder.mkdir()
+    (folder / "art.png").write_bytes(image)
+    (folder / "01-start.md").write_text(
+        "# The Start\n\nSome words [with a link](#the-end).\n\n![Art](art.png)\n\n"
+        "## A Section\n\nMore words.\n")
+    (folder / "02-end.md").write_text("# The End\n\nLast words.\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def press_book(tmp_path_factory):
+    base = tmp_path_factory.mktemp("press-book")
+    # 1100 px across a column of about 3.3 in: over 300 ppi as placed
+    source = manuscript(base / "my-book", png(1100, 60))
+    report = build_project(source, base / "out", strict=True, profile="dtrpg-book")
+    return (base / "out" / "my-book.pdf").read_bytes(), report
+
+
+def test_the_press_book_passes_its_own_preflight(press_book):
+    pdf, _ = press_book
+    profile = get_profile("dtrpg-book")
+    findings = preflight(pdf, profile, (215.9, 279.4), profile.icc_path().read_bytes())
+    assert [str(f) for f in findings] == []
+
+
+def test_press_book_boxes_colours_links_and_pages(press_book):
+    pdf, _ = press_book
+    doc = pikepdf.open(io.BytesIO(pdf))
+    assert len(doc.pages) % 2 == 0 and len(doc.pages) >= 18   # blank pages added
+    for page in doc.pages:
+        trim = [float(v) for v in page.TrimBox]
+        media = [float(v) for v in page.MediaBox]
+        assert trim[2] - trim[0] == pytest.approx(LETTER[0], abs=0.1)
+        assert trim[3] - trim[1] == pytest.approx(LETTER[1], abs=0.1)
+        assert [trim[0] - media[0], trim[1] - media[1], media[2] - trim[2],
+                media[3] - trim[3]] == pytest.approx([BLEED] * 4, abs=0.05)
+        assert "/Annots" not in page.obj
+    assert "/Outlines" not in doc.Root
+    assert str(doc.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1:2003"
+    assert str(doc.docinfo["/GTS_PDFXConformance"]) == "PDF/X-1a:2003"
+    assert doc.pdf_version == "1.4"
+    images = [x for page in doc.pages for x in page.get_images().values()]
+    assert images and all(str(i.ColorSpace) == "/DeviceCMYK" for i in images)
+    # the cover: rich black to the edge of the bleed, 240 % at most
+    ops = pikepdf.parse_content_stream(doc.pages[0])
+    cmyk = [[float(v) for v in op.operands] for op in ops if str(op.operator) == "scn"
+            and len(op.operands) == 4]
+    assert [0.6, 0.4, 0.4, 1.0] in cmyk
+
+
+def test_a_low_resolution_image_stops_the_build_and_nothing_is_written(tmp_path):
+    source = manuscript(tmp_path / "low-res", png(200, 20))
+    out = tmp_path / "out"
+    with pytest.raises(PrintshopError) as failed:
+        build_project(source, out, profile="dtrpg-book")
+    message = str(failed.value)
+    assert "preflight (dtrpg-book) fails" in message and "E-PPI" in message
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_home_book_fails_dtrpg_preflight_naming_bleed_rgb_and_links(tmp_path):
+    source = manuscript(tmp_path / "home", png(1100, 60))
+    build_project(source, tmp_path / "out", strict=True)
+    pdf = tmp_path / "out" / "home.pdf"
+    result = run_cli("preflight", pdf, "--profile", "dtrpg-book", "--source", RULES_SRC)
+    assert result.exit_code == 1
+    for code in ("E-BLEED: no bleed", "E-RGB: DeviceRGB fill colour in text", "E-LINKS",
+                 "E-PDFX", "E-INTENT"):
+        assert code in result.output
+
+
+def test_dtc_cards_back_then_front_in_cmyk(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(RULES_SRC, project)
+    manifest = project / "printshop.yaml"
+    manifest.write_text(manifest.read_text().split("products:")[0]
+                        + "products:\n  tiny:\n    kind: cards\n    decks: [tiny]\n"
+                        "    profile: dtc-cards\n")
+    deck = project / "decks" / "tiny.yaml"
+    deck.write_text(SMALL_DECK)
+    # hex colours that the palette does not hold cannot be printed in CMYK
+    with pytest.raises(PrintshopError) as failed:
+        check_project(project)
+    assert "decks/tiny.yaml:3: colour: colour '#1f4a8a' is not in the palette" in \
+        str(failed.value).replace("\\", "/")
+    deck.write_text(SMALL_DECK.replace('"#1f4a8a"', "encounter-green")
+                    .replace('"#ddccaa"', "encounter-brass"))
+    build_project(project, tmp_path / "out", strict=True)
+    doc = pikepdf.open(tmp_path / "out" / "tiny.pdf")
+    assert len(doc.pages) == 2 * 2
+    page = doc.pages[0]
+    trim = [float(v) for v in page.TrimBox]
+    assert (trim[2] - trim[0], trim[3] - trim[1]) == pytest.approx((180, 252), abs=0.1)
+    assert float(page.TrimBox[0]) - float(page.MediaBox[0]) == pytest.approx(BLEED, abs=0.05)
+    reader = pdf_reader(tmp_path / "out" / "tiny.pdf")
+    texts = [page.extract_text() for page in reader.pages]
+    # page 1 is the back of card 1, page 2 its front (DriveThruCards' order)
+    assert "First Card" not in texts[0] and "First Card" in texts[1]
+    assert "Second Card" in texts[3]
+    profile = get_profile("dtc-cards")
+    assert [str(f) for f in preflight(doc_bytes(doc), profile, (63.5, 88.9))] == []
+
+
+def doc_bytes(doc) -> bytes:
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def test_unknown_profile_is_located_with_a_suggestion(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(RULES_SRC, project)
+    manifest = project / "printshop.yaml"
+    text = manifest.read_text().replace("    kind: guide\n",
+                                        "    kind: guide\n    profile: dtrpg-bok\n", 1)
+    manifest.write_text(text)
+    line = text.splitlines().index("    profile: dtrpg-bok") + 1
+    with pytest.raises(PrintshopError) as failed:
+        check_project(project, ["players-guide"])
+    problem = failed.value.problems[0]
+    assert problem.line == line
+    assert "unknown print profile 'dtrpg-bok' (did you mean 'dtrpg-book'?)" in problem.message
+    result = run_cli("build", "pregens", "--profile", "dtrpg-book", "--source", project)
+    assert result.exit_code == 2
+    assert "prints for home printers only" in result.output
+
+
+def test_a_project_adds_its_own_profile(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(RULES_SRC, project)
+    (project / "print-profiles.yaml").write_text(
+        "profiles:\n  shop-a4:\n    description: a local shop\n    trim: a4\n"
+        "    bleed: 3mm\n    colour: srgb\n    pdf: plain\n    links: false\n"
+        "    bookmarks: false\n    pages: {multiple_of: 4}\n")
+    profile = get_profile("shop-a4", project)
+    assert profile.bleed == 3 and profile.trim == "a4" and profile.pages.multiple_of == 4
+    (project / "print-profiles.yaml").write_text(
+        "profiles:\n  bad:\n    description: x\n    bleed: 3\n")
+    with pytest.raises(PrintshopError) as failed:
+        get_profile("bad", project)
+    assert "give a number and a unit" in str(failed.value)
+
+
+def test_palette_modes():
+    colours = Colours.for_project(RULES_SRC, "cmyk")
+    assert colours("ink") == "device-cmyk(0 0 0 1)"          # text black on K only
+    assert colours("event-oxblood") == "device-cmyk(0.1 0.52 0.36 0.84)"
+    assert colours("#7a1712") == colours("blood")              # an sRGB value it defines
+    with pytest.raises(UnknownColour):
+        colours("#123456")
+    srgb = Colours.for_project(RULES_SRC, "srgb")
+    assert srgb("event-oxblood") == "#5c1a14" and srgb("#123456") == "#123456"
+    assert srgb.mix("#000000", "#ffffff", 0.5) == "#808080"
+    assert colours.mix("ink", "white", 0.5) == "device-cmyk(0 0 0 0.5)"
+    # every palette colour stays inside the presses' 240 % ink limit
+    assert max(c.ink for c in colours.palette.values()) <= 240
+
+
+def test_finishing_pads_pages_and_is_reproducible(press_book):
+    pdf, _ = press_book
+    profile = get_profile("dtrpg-book")
+    again, added = finish(pdf, profile, profile.icc_path())
+    assert added == 0 and again == finish(pdf, profile, profile.icc_path())[0]
+    doc = pikepdf.open(io.BytesIO(pdf))
+    del doc.pages[-1]
+    odd = doc_bytes(doc)
+    padded, added = finish(odd, profile, profile.icc_path())
+    assert added == 1 and len(pikepdf.open(io.BytesIO(padded)).pages) % 2 == 0
