@@ -132,6 +132,18 @@ def load_products(project: Project, names: list[str] | None = None,
             continue
         if profile is not None and "profile" in cls.Options.model_fields:
             options = options.model_copy(update={"profile": profile})
+        elif profile is not None:
+            from printshop.profiles import get_profile
+
+            try:
+                if get_profile(profile, project.root).for_press:
+                    problems.add("--profile", f"products.{name}: a {kind} product prints for "
+                                 f"home printers only (print profile 'home'), not "
+                                 f"'{profile}'")
+                    continue
+            except PrintshopError as exc:
+                problems.extend(exc)
+                continue
         product = cls(project, name, options)
         product.profile_from_cli = profile is not None
         try:
