@@ -242,13 +242,17 @@ Examples:
 @click.argument("products", nargs=-1)
 @source_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--profile", default=None, metavar="NAME",
+              help="Check the products for this print profile (colours the palette cannot "
+                   "print in CMYK, kinds that print for home only).")
 @debug_option
 @handle_errors
-def check(products, source, strict, debug):
+def check(products, source, strict, profile, debug):
     """Validate the source (YAML, tables, Markdown, templates) without rendering."""
     from printshop.builder import check_project
 
-    report = check_project(source or default_source(), list(products) or None)
+    report = check_project(source or default_source(), list(products) or None,
+                           profile=profile)
     _echo_problems(report.warnings, prefix="warning: ")
     if strict and report.warnings:
         click.echo(f"printshop: {len(report.warnings)} warning(s) and --strict", err=True)

@@ -202,3 +202,30 @@ def test_finishing_pads_pages_and_is_reproducible(press_book):
     odd = doc_bytes(doc)
     padded, added = finish(odd, profile, profile.icc_path())
     assert added == 1 and len(pikepdf.open(io.BytesIO(padded)).pages) % 2 == 0
+
+
+def test_an_appended_page_without_bleed_gets_the_books_trim(press_book):
+    pdf, _ = press_book
+    profile = get_profile("lulu-book")
+    doc = pikepdf.open(io.BytesIO(pdf))
+    media = [float(v) for v in doc.pages[0].MediaBox]
+    # a page the size of the book's pages with their bleed, made elsewhere (no TrimBox),
+    # and a smaller one
+    for box in (media, [0, 0, 300, 400]):
+        doc.pages.append(pikepdf.Page(pikepdf.Dictionary(
+            Type=pikepdf.Name.Page, MediaBox=box, Resources=pikepdf.Dictionary())))
+    finished, _ = finish(doc_bytes(doc), profile)
+    pages = pikepdf.open(io.BytesIO(finished)).pages
+    same, small = pages[len(doc.pages) - 2], pages[len(doc.pages) - 1]
+    assert [float(v) for v in same.TrimBox] == pytest.approx(
+        [media[0] + BLEED, media[1] + BLEED, media[2] - BLEED, media[3] - BLEED])
+    assert [float(v) for v in small.TrimBox] == [0, 0, 300, 400]
+    assert [float(v) for v in small.MediaBox] == pytest.approx([-BLEED, -BLEED, 300 + BLEED,
+                                                                400 + BLEED])
+
+
+def test_check_takes_a_profile():
+    result = run_cli("check", "event-deck", "--profile", "dtc-cards", "--source", RULES_SRC)
+    assert result.exit_code == 0, result.output
+    result = run_cli("check", "pregens", "--profile", "dtrpg-book", "--source", RULES_SRC)
+    assert result.exit_code == 2 and "prints for home printers only" in result.output

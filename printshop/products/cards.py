@@ -159,7 +159,7 @@ def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) ->
         formats = override.get("formats") or [rule.files]
         if rule.files == "png" and override.get("png_bleed") is None:
             png_bleed = True
-        extra = {"bleed": profile.bleed or BLEED_MM, "safe": max(profile.safe, SAFE_MM),
+        extra = {"bleed": profile.bleed, "safe": max(profile.safe, SAFE_MM),
                  "order": rule.order, "one_file_per_deck": rule.one_file_per_deck}
     return Settings(
         paper=paper, paper_size=project.paper_size_mm(paper), layout=layout,

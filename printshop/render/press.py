@@ -106,22 +106,35 @@ def finish(pdf: bytes, profile, icc: Path | None = None, title: str | None = Non
 
 def _give_bleed(doc, bleed: float) -> None:
     """A page made without bleed (one appended from another PDF, such as the blank character
-    sheet) keeps its page as the trim and gets a white bleed around it."""
+    sheet) gets a trim: the book's own pages' size when its page is that size with the bleed
+    (it was made to match them), else its page, with a white bleed around it."""
     import pikepdf
 
+    def box(page, name):
+        value = page.obj.get(name)
+        return [float(v) for v in value] if value is not None else None
+
+    sizes = [(m[2] - m[0], m[3] - m[1]) for page in doc.pages
+             if (m := box(page, "/MediaBox")) and box(page, "/TrimBox") not in (None, m)]
     for page in doc.pages:
-        media = [float(v) for v in page.obj.MediaBox]
-        trim = page.obj.get("/TrimBox")
-        if trim is not None and [float(v) for v in trim] != media:
+        media = box(page, "/MediaBox")
+        trim = box(page, "/TrimBox")
+        if trim is not None and trim != media:
             continue
-        grown = pikepdf.Array([media[0] - bleed, media[1] - bleed, media[2] + bleed,
-                               media[3] + bleed])
-        page.obj.TrimBox = pikepdf.Array(media)
-        page.obj.MediaBox = grown
-        page.obj.BleedBox = grown
-        for box in ("/CropBox", "/ArtBox"):
-            if box in page.obj:
-                del page.obj[box]
+        size = (media[2] - media[0], media[3] - media[1])
+        if any(abs(size[0] - w) < 0.5 and abs(size[1] - h) < 0.5 for w, h in sizes):
+            page.obj.TrimBox = pikepdf.Array([media[0] + bleed, media[1] + bleed,
+                                              media[2] - bleed, media[3] - bleed])
+            page.obj.BleedBox = pikepdf.Array(media)
+        else:
+            grown = pikepdf.Array([media[0] - bleed, media[1] - bleed, media[2] + bleed,
+                                   media[3] + bleed])
+            page.obj.TrimBox = pikepdf.Array(media)
+            page.obj.MediaBox = grown
+            page.obj.BleedBox = grown
+        for name in ("/CropBox", "/ArtBox"):
+            if name in page.obj:
+                del page.obj[name]
 
 
 def _pad_pages(doc, multiple_of: int, minimum: int) -> int:
