@@ -10,7 +10,8 @@ setup(
     packages=[*find_packages(include=["printshop", "printshop.*"]), "printshop.templates"],
     package_dir={"printshop.templates": "templates"},
     package_data={
-        "printshop": ["data/*.yaml", "data/scaffold/**/*", "data/icc/*.icc", "data/icc/*.md"],
+        "printshop": ["data/*.yaml", "data/scaffold/**/*", "data/icc/*.icc", "data/icc/*.md",
+                      "serve/assets/*"],
         "printshop.templates": ["**/*"],
     },
     include_package_data=False,

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS = ["guide", "pregens", "cards", "kit"]
+BENCHMARKS = ["guide", "pregens", "cards", "kit", "incremental"]
 
 
 def main() -> int:
@@ -76,6 +76,19 @@ def write_baseline(results_dir: Path) -> None:
         _row("the whole kit, cold (Chromium: the guide's HTML)", kit.get("printshop_s"),
              kit.get("chromium_guide_html_s"), None, "≤ 15 s", kit.get("verdict")),
     ]
+    incremental = figures("incremental")
+    if incremental:
+        full = incremental.get("full_build_s")
+        rows += [
+            _row(f"no-op `printshop build` of the kit (the cold build: {full} s, same run)",
+                 [incremental["noop_build_s"]], None, None, "< 1 s",
+                 incremental.get("noop_verdict")),
+            _row("one chapter edited, `printshop build` (rebuilds the guide only)",
+                 [incremental["edit_chapter_s"]], None, None, "–", None),
+            _row("`printshop serve`: chapter saved → its text served in the HTML edition",
+                 [incremental["serve_chapter_to_html_s"]], None, None, "< 2 s",
+                 incremental.get("serve_verdict")),
+        ]
     if memory:
         rows.append(f"| pack of {memory['characters']} characters: peak memory of the "
                     f"process tree | PSS {memory['peak_pss_mb']:.0f} MB (RSS summed "

@@ -12,7 +12,10 @@ import click
 
 from printshop import __version__
 from printshop.errors import PrintshopError, unique_sorted
-from printshop.project import PAPERS
+
+# The same as printshop.project.PAPERS (a test says so); not imported from there, because
+# that loads the Markdown and YAML readers, and a build with nothing to do must start fast.
+PAPERS = ("letter", "a4", "a5", "a3", "digest")
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
@@ -163,6 +166,7 @@ Examples:
   printshop build                         build every product into build/
   printshop build players-guide --paper a4
   printshop check                         validate the source without rendering
+  printshop serve                         live preview at http://127.0.0.1:8000/
   printshop build --source ~/my-novel --out /tmp/novel   a folder of Markdown as a book
 """)
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
@@ -200,16 +204,21 @@ Examples:
               help="Stop a render that takes longer than this (default 600; "
                    "PRINTSHOP_RENDER_TIMEOUT).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@click.option("--force", is_flag=True,
+              help="Build even the products that are up to date (ignore the build cache).")
 @click.option("--uncompressed", is_flag=True, hidden=True)
 @card_print_options
 @debug_option
 @handle_errors
-def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, uncompressed,
-          debug, card_options):
+def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, force,
+          uncompressed, debug, card_options):
     """Build PRODUCTS (default: all in the manifest) into the output folder.
 
     Every input is checked first; if anything is wrong nothing is written and the previous
-    outputs stay as they were.
+    outputs stay as they were. A product whose inputs (every file it read, its settings,
+    printshop and WeasyPrint) did not change since it was last built is up to date and is
+    not built again; its files are left alone. The cache is OUT/.printshop-cache/ (safe to
+    delete); --force ignores it.
     """
     from printshop.builder import build_project
 
@@ -219,19 +228,67 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, u
 
     if out is None:  # never write outside the project unless the user says where
         out = Path(source) / "build" if source is not None else Path("build")
-    check_system_libraries(quiet)
     report = build_project(source or default_source(), out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
-                           uncompressed=uncompressed, timeout=timeout,
+                           uncompressed=uncompressed, timeout=timeout, force=force,
                            context_options={"card_options": card_options},
-                           profile=profile)
+                           profile=profile,
+                           # only when something is rendered: a no-op build stays fast
+                           before_render=lambda: check_system_libraries(quiet))
     _echo_problems(report.warnings, prefix="warning: ")
     if not quiet:
         for path in report.written:
             click.echo(f"wrote {path}")
-        click.echo(f"printshop: built {len(report.products)} product"
-                   f"{'s' if len(report.products) != 1 else ''} in {report.seconds:.1f} s",
-                   err=True)
+        if report.unchanged:
+            click.echo(f"printshop: {len(report.unchanged)} file"
+                       f"{'s' if len(report.unchanged) != 1 else ''} rebuilt with the same "
+                       "bytes, left as they were", err=True)
+        if report.up_to_date:
+            click.echo(f"printshop: up to date: {', '.join(report.up_to_date)}", err=True)
+        built = len(report.built)
+        click.echo(f"printshop: built {built} product{'s' if built != 1 else ''}"
+                   f"{f', {len(report.up_to_date)} up to date' if report.up_to_date else ''}"
+                   f" in {report.seconds:.1f} s", err=True)
+
+
+@cli.command(epilog="""\b
+Examples:
+  printshop serve                          build, then open http://127.0.0.1:8000/
+  printshop serve players-guide            only the guide: save a chapter, see the page
+  printshop serve --source ~/my-book       a folder of Markdown chapters as a book
+  printshop serve --port 8080 --host 0.0.0.0   let other machines on the network look
+""")
+@click.argument("products", nargs=-1)
+@source_option
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Output folder (default: ./build, or DIR/build with --source DIR).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Only this machine can connect unless you change it.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Render processes (default: one per core).")
+@debug_option
+@handle_errors
+def serve(products, source, out, port, host, jobs, debug):
+    """Build PRODUCTS (default: all), serve the output folder with live preview pages, and
+    rebuild when a source file is saved.
+
+    The index page lists the products; each has a preview page that shows its HTML edition
+    or its PDF pages and updates in place, keeping your place, when a build changes it.
+    Only what a change touched is rebuilt (the build cache); the HTML editions come first.
+    A build that fails shows its problems over the last good pages, and in the terminal.
+    """
+    from printshop.serve import run
+
+    check_system_libraries()
+    if out is None:
+        out = Path(source) / "build" if source is not None else Path("build")
+
+    def log(message: str) -> None:
+        click.echo(message, err=True)
+
+    run(source or default_source(), out, list(products) or None, host, port, jobs, log)
 
 
 @cli.command(epilog="""\b

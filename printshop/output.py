@@ -33,6 +33,7 @@ class BuildOutput:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.files: dict[str, bytes] = {}
+        self.unchanged: list[Path] = []  # already there with the same bytes: not rewritten
 
     def add(self, name: str, data: bytes | str) -> None:
         check_output_name(name)
@@ -53,9 +54,21 @@ class BuildOutput:
         written = []
         for name, data in self.files.items():
             target = self.folder / name
+            if _same_bytes(target, data):  # keep its time: nothing to reload or re-copy
+                self.unchanged.append(target)
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
             written.append(write_atomic(target, data))
         return written
+
+
+def _same_bytes(target: Path, data: bytes) -> bool:
+    try:
+        if target.is_symlink() or target.stat().st_size != len(data):
+            return False
+        return target.read_bytes() == data
+    except OSError:
+        return False
 
 
 def write_atomic(target: Path, data: bytes) -> Path:

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from printshop.deps import RecordingTables, paused, record_listing
 from printshop.errors import PrintshopError, Problems
 from printshop.resources import DATA_DIR
 from printshop.resources import TEMPLATES_DIR as BUILTIN_TEMPLATES
@@ -86,8 +87,9 @@ class Project:
 
     @property
     def template_dirs(self) -> list[Path]:
-        own = self.root / "templates"
-        return ([own] if own.is_dir() else []) + [BUILTIN_TEMPLATES]
+        # The project's own folder even before it exists: the build cache records that a
+        # built-in template was used because no project template shadowed it.
+        return [self.root / "templates", BUILTIN_TEMPLATES]
 
     @property
     def read_roots(self) -> list[Path]:
@@ -99,12 +101,16 @@ class Project:
         if not base.is_dir() or not (base == self.root or self.root in base.parents):
             raise PrintshopError.at(self.manifest_path or self.root,
                                     f"chapters folder '{folder}' not found in the project")
+        record_listing(base, ".md", recursive=True)  # a chapter added or removed
         return sorted(_markdown_files(base), key=lambda p: p.relative_to(base).as_posix())
 
     # --- data --------------------------------------------------------------------------------
     @cached_property
     def tables(self) -> dict[str, Table]:
-        return load_tables(self.root / "tables")
+        # Loaded (and checked) all at once; each product depends only on those it looks at.
+        with paused():
+            tables = load_tables(self.root / "tables")
+        return RecordingTables(tables, self.root / "tables")
 
     @cached_property
     def classes(self) -> ClassesFile | None:

@@ -12,6 +12,8 @@ import stat
 from pathlib import Path
 from urllib.parse import unquote
 
+from printshop.deps import record_file
+
 MAX_FILE_BYTES = 64_000_000
 
 
@@ -49,4 +51,5 @@ def resolve_inside(target: str | Path, roots: list[Path], base: Path | None = No
         raise UnsafePath("is not a regular file (a pipe or device?)")
     if os.stat(resolved).st_size > MAX_FILE_BYTES:
         raise UnsafePath(f"is larger than {MAX_FILE_BYTES // 1_000_000} MB")
+    record_file(resolved)  # a file a source names is a dependency of what is being built
     return resolved

@@ -188,3 +188,24 @@ def test_without_out_a_foreign_source_builds_inside_itself(tmp_path):
     assert result.exit_code == 0
     from conftest import pdf_text
     assert "Stray" not in pdf_text(project / "build" / "book.pdf")
+
+
+def test_the_cli_lists_the_same_papers_as_the_project():
+    from printshop import cli, project
+
+    assert cli.PAPERS == project.PAPERS  # cli keeps its own copy to start fast
+
+
+def test_build_says_what_was_up_to_date(tmp_path):
+    from test_cache import make_project
+
+    project = make_project(tmp_path / "project")
+    first = run_cli("build", "deck-a", "--source", project, "--strict")
+    assert first.exit_code == 0, first.output
+    assert "deck-a: building (not built before)" in first.output
+    again = run_cli("build", "deck-a", "--source", project, "--strict")
+    assert again.exit_code == 0
+    assert "printshop: up to date: deck-a" in again.output
+    assert "built 0 products, 1 up to date" in again.output and "wrote" not in again.output
+    forced = run_cli("build", "deck-a", "--source", project, "--strict", "--force")
+    assert "deck-a: building (--force)" in forced.output

@@ -62,7 +62,8 @@ def project() -> Project:
 
 
 def test_writes_reference_and_screen(built):
-    assert sorted(p.name for p in built.iterdir()) == ["reference.pdf", "screen.pdf"]
+    assert sorted(p.name for p in built.iterdir() if not p.name.startswith(".")) == [
+        "reference.pdf", "screen.pdf"]
 
 
 def test_each_sheet_prints_exactly_its_pages(built, project):

@@ -11,6 +11,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar
 
+from printshop import deps
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.project import Project
@@ -39,7 +40,7 @@ class BuildContext:
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
     # renders one product reuses in another (products/includes.py), made once per build
-    shared: dict = field(default_factory=dict)
+    shared: dict = field(default_factory=deps.SharedRenders)
 
     def warn(self, problem: Problem) -> None:
         if problem not in self.warnings:
@@ -96,10 +97,12 @@ def product_class(kind: str) -> type[Product]:
 
 
 def load_products(project: Project, names: list[str] | None = None,
-                  profile: str | None = None) -> list[Product]:
+                  profile: str | None = None,
+                  overrides: dict | None = None) -> list[Product]:
     """The products of the manifest (all, or those named), options validated. `profile`
     (--profile) replaces each product's `profile` option, so it is part of the options
-    (and of anything that hashes them)."""
+    (and of anything that hashes them). `overrides` replaces entries ({name: entry};
+    `serve` builds the HTML edition first so)."""
     problems = Problems()
     declared = project.manifest.products
     for name in names or []:
@@ -113,6 +116,10 @@ def load_products(project: Project, names: list[str] | None = None,
     for name, raw in declared.items():
         if names and name not in names:
             continue
+        if name in (overrides or {}):
+            raw = overrides[name]
+        else:  # a kit including this product depends on its entry (printshop.deps)
+            deps.record_entry(name, raw)
         kind = raw.get("kind") if isinstance(raw, dict) else None
         if kind not in PRODUCT_MODULES:
             where = doc.pos(("products", name, "kind")) if doc else None

@@ -181,12 +181,11 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
 
     sheet_paper = paper if paper in SHEET_PAPERS else "a4"
     key = ("blank-sheet", "print", sheet_paper)
-    if key not in ctx.shared:
-        ctx.shared[key] = blank_sheet_product(project).render(ctx, [sheet_paper],
-                                                               fillable=False)[sheet_paper]
+    sheet_pdf = ctx.shared.make(key, lambda: blank_sheet_product(project).render(
+        ctx, [sheet_paper], fillable=False)[sheet_paper])
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(book_pdf)))
     identifier = writer._ID
-    sheet = PdfReader(io.BytesIO(ctx.shared[key])).pages[0]
+    sheet = PdfReader(io.BytesIO(sheet_pdf)).pages[0]
     last = writer.pages[-1]
     width, height = float(last.mediabox.width), float(last.mediabox.height)
     if len(writer.pages) % 2:   # the sheet gets a leaf of its own, not the colophon's back

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
 import os
 from datetime import datetime, timezone
@@ -12,7 +11,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from printshop import __version__
+from printshop import __version__, deps
 from printshop.errors import PrintshopError
 from printshop.project import Project
 from printshop.render.jinja import make_environment
@@ -66,6 +65,7 @@ def stylesheet(project: Project, name: str) -> Stylesheet:
             except UnsafePath as exc:
                 raise PrintshopError.at(candidate, f"stylesheet {exc}") from None
             return Stylesheet(path=str(path))
+        deps.record_missing(candidate)  # it would shadow the one found further on
     raise PrintshopError.at(project.template_dirs[0], f"stylesheet '{name}' not found in "
                             f"{', '.join(str(f) for f in project.template_dirs)}")
 
@@ -123,13 +123,28 @@ def build_date() -> str | None:
             from None
 
 
-def input_digest(project: Project) -> list[dict]:
-    """Each input file with a short hash: the colophon says exactly what was built."""
-    out = []
-    for path in project.input_files():
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-        out.append({"path": path.relative_to(project.root).as_posix(), "sha256": digest})
-    return out
+class InputDigest:
+    """The project's files this product was built from, each with a short hash, as recorded
+    so far (`printshop.deps`): the colophon says exactly what went into the book and changes
+    only when one of those files does. Iterated lazily, at the end of the template, so every
+    chapter, table, image and template read before it is listed."""
+
+    def __init__(self, project: Project, recorder: deps.Recorder):
+        self.project = project
+        self.recorder = recorder
+
+    def __iter__(self):
+        root = self.project.root
+        files = dict(self.recorder.files)
+        if self.project.manifest_path is not None:
+            files[str(self.project.manifest_path)] = deps.file_digest(self.project.manifest_path)
+        out = []
+        for path, digest in files.items():
+            path = Path(path)
+            if digest == deps.ABSENT or root not in path.parents:
+                continue
+            out.append({"path": path.relative_to(root).as_posix(), "sha256": digest[:12]})
+        return iter(sorted(out, key=lambda item: item["path"]))
 
 
 @lru_cache(maxsize=None)

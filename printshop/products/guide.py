@@ -7,13 +7,13 @@ from typing import Literal
 
 from markupsafe import Markup
 
-from printshop import __version__
+from printshop import __version__, deps
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.book_pages import render_book
 from printshop.products.common import (base_url, build_date, check_stylesheets,
-                                       inline_css_for_screen, input_digest,
+                                       InputDigest, inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet,
                                        warn_missing_glyphs)
 from printshop.render.jinja import render_template
@@ -176,10 +176,19 @@ class Guide(Product):
                 inline_css_for_screen(stylesheet(project, s), project.read_roots)
                 for s in self.options.screen_stylesheets)
         html = render_template(env, self.options.template, book=book, chapters=chapters,
-                               inputs=input_digest(project), screen_css=Markup(screen_css))
+                               inputs=InputDigest(project, self._recorder), screen_css=Markup(screen_css))
         return embed_images(html, project.read_roots) if edition == "screen" else html
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
+        recorder = deps.current()
+        if recorder is None:  # built outside the builder: record for the colophon anyway
+            with deps.recording(deps.Recorder()) as recorder:
+                self.check(ctx)
+                return self._build(ctx, output, recorder)
+        return self._build(ctx, output, recorder)
+
+    def _build(self, ctx: BuildContext, output: BuildOutput, recorder) -> None:
+        self._recorder = recorder
         self._composed_inputs = self.read()
         self._warn_unprinted_tables(ctx, self._composed_inputs[0])
         project = self.project

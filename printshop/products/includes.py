@@ -44,9 +44,10 @@ def included_product(project, name: str):
 
 def render_include(ctx: BuildContext, name: str, paper: str) -> Included:
     """Every page of include `name` on `paper`, rendered the first time it is asked for."""
-    key = ("include", name, paper)
-    if key in ctx.shared:
-        return ctx.shared[key]
+    return ctx.shared.make(("include", name, paper), lambda: _render(ctx, name, paper))
+
+
+def _render(ctx: BuildContext, name: str, paper: str) -> Included:
     from pypdf import PdfReader
     import io
 
@@ -62,5 +63,4 @@ def render_include(ctx: BuildContext, name: str, paper: str) -> Included:
         title = sheets[name].layout.title
     else:
         title = getattr(product.options, "title", None) or name.replace("-", " ").title()
-    ctx.shared[key] = Included(name=name, title=title, pdfs=pdfs, pages=pages)
-    return ctx.shared[key]
+    return Included(name=name, title=title, pdfs=pdfs, pages=pages)

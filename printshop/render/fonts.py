@@ -50,6 +50,12 @@ def _bundled_codepoints(folder: str) -> frozenset[int]:
 
 def missing_glyphs(text: str, folder: Path = BUNDLED_FONTS) -> list[str]:
     """Characters of `text` that no bundled font can draw (they would print as boxes)."""
+    from printshop import deps
+
+    if deps.active():  # which fonts there are decides what is reported
+        deps.record_listing(folder, "tf", recursive=True)
+        for path in sorted(Path(folder).rglob("*.[ot]tf")):
+            deps.record_file(path)
     covered = _bundled_codepoints(str(folder))
     return sorted({c for c in text if ord(c) not in covered and not c.isspace()
                    and ord(c) >= 0x20})

@@ -13,6 +13,7 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from printshop import deps
 from printshop.errors import PrintshopError, display_path
 from printshop.safepath import UnsafePath, resolve_inside
 
@@ -32,10 +33,31 @@ class SafeLoader(jinja2.FileSystemLoader):
             raise jinja2.TemplateNotFound(f"{template} ({exc})") from None
         return source, filename, uptodate
 
+    def record(self, name: str, filename: str | None) -> None:
+        """The template is a dependency, and so is the absence of a file of that name in
+        every folder searched before (a project template would shadow the built-in one)."""
+        if not filename or not deps.active():
+            return
+        deps.record_file(filename)
+        found = Path(filename).resolve()
+        for folder in self.folders:
+            if folder in found.parents:
+                break
+            deps.record_missing(folder / name)
+
+
+class _Environment(ImmutableSandboxedEnvironment):
+    def _load_template(self, name, globals):
+        # Every load, cached or not (includes, imports and extends come through here).
+        template = super()._load_template(name, globals)
+        if isinstance(self.loader, SafeLoader):
+            self.loader.record(name, template.filename)
+        return template
+
 
 def make_environment(folders: list[Path], filters: dict | None = None,
                      globals_: dict | None = None) -> jinja2.Environment:
-    env = ImmutableSandboxedEnvironment(
+    env = _Environment(
         loader=SafeLoader(folders),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from printshop import deps
 from printshop.errors import PrintshopError, Problem, display_path
 from printshop.render.pool import DEFAULT_TIMEOUT, TaskFailed, WorkerPool
 
@@ -37,6 +38,7 @@ class RenderJob:
     anchors: bool = False    # return the page number of every id (RenderResult.anchors)
     layout_only: bool = False  # lay out, make no PDF (for page numbers: pdf is b"")
     cmyk_icc: str | None = None  # CMYK print profile: raster images converted with this ICC
+    epoch: int = 0  # set by the Renderer: a worker's caches last one build (see Renderer)
 
 
 @dataclass
@@ -47,6 +49,7 @@ class RenderResult:
     refused: list[Problem] = field(default_factory=list)
     overflows: list = field(default_factory=list)  # printshop.render.fit.Overflow
     anchors: dict[str, int] = field(default_factory=dict)  # id → page number (from 1)
+    read: dict = field(default_factory=dict)  # file → sha256 the render read (printshop.deps)
 
 
 _LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
@@ -81,41 +84,68 @@ def _as_problem(origin: str, message: str) -> Problem:
     return Problem(origin, message)
 
 
-def _stylesheets(job: RenderJob):
-    """Parse (once per process) the job's stylesheets; warnings tagged with each file."""
-    from weasyprint import CSS
+class _ImageCache(dict):
+    """WeasyPrint's image cache (keyed by URL): a hit is a read the build depends on."""
 
+    def __contains__(self, key):
+        hit = dict.__contains__(self, key)
+        if hit and isinstance(key, str) and key.startswith("file:"):
+            from urllib.parse import unquote, urlsplit
+
+            deps.record_file(unquote(urlsplit(key).path))
+        return hit
+
+
+def _stylesheets(job: RenderJob):
+    """Parse (once per process and build) the job's stylesheets; warnings tagged with each
+    file; the files the parse read (fonts, imports), replayed for every job that uses it."""
     from printshop.render.fetcher import ProjectFetcher
 
     _fonts()
+    if _process_state.get("epoch") != job.epoch:
+        # A new build in a long-lived worker (`printshop serve`): the files may have been
+        # edited since, and these caches are keyed by path.
+        _process_state["epoch"] = job.epoch
+        _process_state["css"] = {}
+        _process_state["images"] = _ImageCache()
     key = (job.stylesheets, job.roots)
     cached = _process_state.setdefault("css", {}).get(key)
     if cached is None:
         fetcher = ProjectFetcher([Path(r) for r in job.roots])
         parsed, warnings, refused = [], [], []
-        for sheet in job.stylesheets:
-            origin = display_path(Path(sheet.path)) if sheet.path else sheet.label
-            handler, logger = _capture()
-            before = len(fetcher.refused)
-            try:
-                if sheet.path:
-                    parsed.append(CSS(filename=sheet.path, url_fetcher=fetcher,
-                                      font_config=_process_state["fonts"]))
-                else:
-                    parsed.append(CSS(string=sheet.text, base_url=sheet.base_url or job.base_url,
-                                      url_fetcher=fetcher, font_config=_process_state["fonts"]))
-            finally:
-                logger.removeHandler(handler)
-            refused_here = fetcher.refused[before:]
-            refused += [Problem(origin, f"refused to load {url}: {why}")
-                        for url, why in refused_here]
-            warnings += [_as_problem(origin, m) for m in handler.messages
-                         if not m.startswith("Failed to load")]
-            warnings += [Problem(origin, m) for m in handler.messages
-                         if m.startswith("Failed to load") and not refused_here]
-        cached = (parsed, warnings, refused)
+        reads = deps.Recorder()
+        with deps.recording(reads):
+            _parse_stylesheets(job, fetcher, parsed, warnings, refused)
+        cached = (parsed, warnings, refused, reads.files)
         _process_state["css"][key] = cached
-    return cached
+    deps.merge(cached[3])
+    return cached[:3]
+
+
+def _parse_stylesheets(job, fetcher, parsed, warnings, refused) -> None:
+    from weasyprint import CSS
+
+    for sheet in job.stylesheets:
+        origin = display_path(Path(sheet.path)) if sheet.path else sheet.label
+        handler, logger = _capture()
+        before = len(fetcher.refused)
+        try:
+            if sheet.path:
+                deps.record_file(sheet.path)
+                parsed.append(CSS(filename=sheet.path, url_fetcher=fetcher,
+                                  font_config=_process_state["fonts"]))
+            else:
+                parsed.append(CSS(string=sheet.text, base_url=sheet.base_url or job.base_url,
+                                  url_fetcher=fetcher, font_config=_process_state["fonts"]))
+        finally:
+            logger.removeHandler(handler)
+        refused_here = fetcher.refused[before:]
+        refused += [Problem(origin, f"refused to load {url}: {why}")
+                    for url, why in refused_here]
+        warnings += [_as_problem(origin, m) for m in handler.messages
+                     if not m.startswith("Failed to load")]
+        warnings += [Problem(origin, m) for m in handler.messages
+                     if m.startswith("Failed to load") and not refused_here]
 
 
 def warm_up() -> None:
@@ -142,7 +172,15 @@ def _fonts():
 
 
 def render_job(job: RenderJob) -> RenderResult:
-    """Runs in a worker process."""
+    """Runs in a worker process; what it read comes back in `RenderResult.read`."""
+    reads = deps.Recorder()
+    with deps.recording(reads):
+        result = _render_job(job)
+    result.read = reads.files
+    return result
+
+
+def _render_job(job: RenderJob) -> RenderResult:
     from weasyprint import HTML
 
     from printshop.render.fetcher import ProjectFetcher
@@ -155,7 +193,7 @@ def render_job(job: RenderJob) -> RenderResult:
     def layout(html: str):
         return HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(
             stylesheets=css, font_config=_process_state["fonts"],
-            cache=_process_state.setdefault("images", {}))
+            cache=_process_state.setdefault("images", _ImageCache()))
 
     try:
         document = layout(job.html)
@@ -188,6 +226,12 @@ class Renderer:
     def __init__(self, processes: int | None = None, timeout: float = DEFAULT_TIMEOUT):
         self.pool = WorkerPool(render_job, processes=processes, timeout=timeout,
                                warm_up=warm_up)
+        self.epoch = 1
+
+    def new_build(self) -> None:
+        """A renderer kept warm across builds (`serve`): workers keep their fonts but drop
+        the stylesheets and images they parsed, which may have been edited since."""
+        self.epoch += 1
 
     def __enter__(self):
         return self
@@ -207,7 +251,7 @@ class Renderer:
 
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
         try:
-            results = self.pool.map(jobs, on_done=on_done)
+            results = self.pool.map(_Stamped(jobs, self.epoch), on_done=on_done)
         except TaskFailed as failed:
             job = jobs[failed.index]
             if failed.reason == "timeout":
@@ -222,10 +266,27 @@ class Renderer:
             else:
                 raise RuntimeError(f"rendering {job.source} failed: {failed.detail}") from None
             raise PrintshopError(Problem(job.source, message)) from None
+        for result in results:
+            deps.merge(result.read)
         refused = [p for r in results for p in r.refused]
         if refused:
             raise PrintshopError(_unique(refused))
         return results
+
+
+class _Stamped:
+    """The jobs (maybe made lazily, when taken) with the renderer's build epoch set."""
+
+    def __init__(self, jobs, epoch: int):
+        self.jobs, self.epoch = jobs, epoch
+
+    def __len__(self):
+        return len(self.jobs)
+
+    def __getitem__(self, index):
+        job = self.jobs[index]
+        job.epoch = self.epoch
+        return job
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:

@@ -26,6 +26,7 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
+from printshop.deps import record_file
 from printshop.errors import PrintshopError, Problems
 
 MAX_BYTES = 4_000_000
@@ -129,6 +130,7 @@ def read_text(path: Path, limit: int = MAX_BYTES) -> str:
         raise PrintshopError.at(path, f"cannot read: {exc.strerror}") from None
     if len(raw) > limit:
         raise PrintshopError.at(path, f"file is larger than {limit // 1_000_000} MB")
+    record_file(path, raw)
     return decode_text(raw, path)
 
 

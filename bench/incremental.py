@@ -1,0 +1,135 @@
+"""The author's loop: a no-op build, one-edit builds and `serve`, against the full build.
+
+All in one run, on a private copy of rules-src/, through the command line as a user runs it:
+
+1. the full kit, cold (no cache): the baseline;
+2. `printshop build` again with nothing changed (best of 3; goal < 1 s, aim 0.5 s);
+3. one edit each: a chapter (rebuilds the guide), a deck (that deck), a table the guide
+   prints and a deck deals from;
+4. `printshop serve`: from saving a chapter to the new text being served in the HTML
+   edition (goal < 2 s), and to the new PDF.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PRINTSHOP = [sys.executable, "-m", "printshop"]
+
+
+def build(project: Path, *extra: str) -> tuple[float, str]:
+    started = time.perf_counter()
+    done = subprocess.run(PRINTSHOP + ["build", "--strict", "--source", str(project), *extra],
+                          capture_output=True, text=True, cwd=project.parent)
+    seconds = time.perf_counter() - started
+    if done.returncode:
+        sys.exit(f"build failed:\n{done.stderr}")
+    return seconds, done.stderr
+
+
+def built_names(log: str) -> list[str]:
+    return re.findall(r"^printshop: (\S+): building", log, re.M)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1))
+
+
+def serve_times(project: Path) -> dict:
+    process = subprocess.Popen(PRINTSHOP + ["serve", "--source", str(project), "--port", "0"],
+                               stderr=subprocess.PIPE, text=True, cwd=project.parent)
+    try:
+        url = None
+        while url is None:
+            line = process.stderr.readline()
+            if not line:
+                sys.exit("serve stopped")
+            match = re.search(r"at (http://\S+/) ", line)
+            url = match[1] if match else None
+
+        def state():
+            with urllib.request.urlopen(url + "_events", timeout=30) as stream:
+                stream.readline()
+                return json.loads(stream.readline().removeprefix(b"data: "))
+
+        while (s := state())["building"] or "players-guide.pdf" not in s["files"]:
+            time.sleep(0.2)
+        chapter = project / "guide" / "06-playing.md"
+        marker = f"Saved at {time.time():.0f}."
+        pdf_before = s["files"]["players-guide.pdf"]
+        chapter.write_text(chapter.read_text() + f"\n{marker}\n")
+        saved = time.perf_counter()
+        html = pdf = None
+        while html is None or pdf is None:
+            if html is None:
+                with urllib.request.urlopen(url + "players-guide.html", timeout=30) as page:
+                    if marker.encode() in page.read():
+                        html = time.perf_counter() - saved
+            if pdf is None and state()["files"].get("players-guide.pdf") != pdf_before:
+                pdf = time.perf_counter() - saved
+            time.sleep(0.05)
+            if time.perf_counter() - saved > 300:
+                sys.exit("serve did not rebuild within 300 s")
+        return {"serve_chapter_to_html_s": round(html, 2), "serve_chapter_to_pdf_s": round(pdf, 2)}
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results: dict = {}
+    with tempfile.TemporaryDirectory(prefix="printshop-bench-") as tmp:
+        project = Path(tmp) / "rules-src"
+        shutil.copytree(REPO / "rules-src", project)
+        full, _ = build(project)
+        results["full_build_s"] = round(full, 2)
+        noop = []
+        for _ in range(3):
+            seconds, log = build(project)
+            assert built_names(log) == [], log
+            noop.append(seconds)
+        results["noop_build_s"] = round(min(noop), 3)
+        for label, path, old, new in [
+            ("chapter", "guide/06-playing.md", "\n", "\nA new sentence for the benchmark.\n"),
+            ("deck", "decks/fumbles.yaml", "title:", "# edited\ntitle:"),
+            ("table", "tables/encounter-reactions.yaml", "title:", "# edited\ntitle:"),
+        ]:
+            edit(project / path, old, new)
+            seconds, log = build(project)
+            results[f"edit_{label}_s"] = round(seconds, 2)
+            results[f"edit_{label}_rebuilt"] = built_names(log)
+        results.update(serve_times(project))
+    results["noop_verdict"] = "PASS" if results["noop_build_s"] < 1 else "MISS"
+    results["serve_verdict"] = "PASS" if results["serve_chapter_to_html_s"] < 2 else "MISS"
+    full = results["full_build_s"]
+    print(f"full build of the kit (cold)       {full:8.2f} s")
+    print(f"no-op build (best of 3)            {results['noop_build_s']:8.3f} s   "
+          f"{full / results['noop_build_s']:.0f}x faster (goal < 1 s)")
+    for label in ("chapter", "deck", "table"):
+        seconds = results[f"edit_{label}_s"]
+        print(f"one {label} edited{' ' * (17 - len(label))}{seconds:8.2f} s   "
+              f"{full / seconds:.1f}x faster; rebuilt {', '.join(results[f'edit_{label}_rebuilt'])}")
+    print(f"serve: chapter saved → HTML served {results['serve_chapter_to_html_s']:8.2f} s "
+          "(goal < 2 s)")
+    print(f"serve: chapter saved → new PDF     {results['serve_chapter_to_pdf_s']:8.2f} s")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""`printshop serve`: build, serve the output folder with live preview pages, rebuild on save.
+
+`service.BuildService` watches and builds (through the build cache, on a warm render pool);
+`http.PreviewServer` serves the built files, the preview pages and the event stream.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+from typing import Callable
+
+from printshop.errors import PrintshopError
+
+
+class Preview:
+    """A running preview: `start()`, then `url`; `stop()` ends the server, the watcher and
+    the render workers."""
+
+    def __init__(self, source: Path, out: Path, names: list[str] | None = None,
+                 host: str = "127.0.0.1", port: int = 8000, jobs: int | None = None,
+                 log: Callable[[str], None] = print):
+        from printshop.serve.http import PreviewServer
+        from printshop.serve.service import BuildService
+
+        self.service = BuildService(source, out, names, jobs=jobs, log=log)
+        try:
+            self.server = PreviewServer((host, port), self.service)
+        except OSError as exc:
+            raise PrintshopError.at(f"--port {port}", f"cannot listen on {host}:{port}: "
+                                    f"{exc.strerror or exc}") from None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}/"
+
+    def start(self) -> "Preview":
+        self.service.out.mkdir(parents=True, exist_ok=True)
+        self.service.start()
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True,
+                                        name="preview-server")
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.service.stop()
+        self.server.shutdown()
+        self.server.server_close()
+        if self._thread:
+            self._thread.join(10)
+
+
+def run(source: Path, out: Path, names: list[str] | None, host: str, port: int,
+        jobs: int | None, log: Callable[[str], None]) -> None:
+    """Serve until Ctrl-C (or SIGTERM)."""
+    from printshop.project import Project
+
+    Project.load(source)  # a folder that is no project: say so now, not in the browser
+    preview = Preview(source, out, names, host, port, jobs, log).start()
+    log(f"printshop: serving {out} at {preview.url} (Ctrl-C to stop)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        log(f"printshop: listening on {host}: other machines can read the built files")
+    stopped = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    try:
+        while not stopped.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        log("printshop: stopping")
+        preview.stop()

@@ -1,0 +1,154 @@
+// printshop preview: follows the build state (Server-Sent Events from /_events) and updates
+// the page in place: the HTML edition is reloaded in a second frame and swapped in at the
+// same scroll position; PDF pages are images whose sources change, so nothing moves.
+// Problems of a failed build are shown over the last good pages until a build succeeds.
+(() => {
+  "use strict";
+  const page = window.__printshopPage || {view: "index"};
+  const api = window.__printshop = {build: -1, state: null, shown: {}, swaps: 0};
+  let view = null;  // the file shown on a product page
+
+  const $ = (sel) => document.querySelector(sel);
+  const el = (tag, attrs = {}, text = null) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== null) node.textContent = text;
+    return node;
+  };
+
+  function filesOf(state, product) {
+    const files = (state.outputs[product] || []).filter((f) => f in state.files);
+    const html = product + ".html";
+    if (html in state.files && !files.includes(html)) files.unshift(html);
+    return files.filter((f) => f.endsWith(".html") || f.endsWith(".pdf"));
+  }
+
+  function showStatus(state) {
+    const status = $("#status");
+    if (!status) return;
+    const problems = state.problems.length;
+    status.textContent = problems ? `${problems} problem${problems > 1 ? "s" : ""}`
+      : state.building ? "building…" : "up to date";
+    status.className = problems ? "bad" : state.building ? "busy" : "good";
+  }
+
+  function showProblems(lines) {
+    let overlay = $("#printshop-overlay");
+    if (!lines.length) {
+      if (overlay) overlay.remove();
+      return;
+    }
+    if (!overlay) {
+      overlay = el("div", {id: "printshop-overlay", role: "alert"});
+      document.body.appendChild(overlay);
+    }
+    overlay.replaceChildren(el("h2", {}, "The last build failed; showing the last good pages"),
+      el("pre", {}, lines.join("\n")));
+  }
+
+  function showIndex(state) {
+    const list = $("#products");
+    if (!list) return;
+    list.replaceChildren(...state.products.map((name) => {
+      const item = el("li");
+      item.appendChild(el("a", {class: "product", href: "/preview/" + name}, name));
+      const files = el("span", {class: "files"});
+      for (const f of state.outputs[name] || []) files.appendChild(el("a", {href: "/" + f}, f));
+      item.appendChild(files);
+      return item;
+    }));
+  }
+
+  function showNav(files) {
+    const nav = $("#views");
+    const wanted = files.join("|");
+    if (nav.dataset.files === wanted) return;
+    nav.dataset.files = wanted;
+    nav.replaceChildren(...files.map((f) => {
+      const link = el("a", {href: "#" + f, class: f === view ? "on" : ""},
+        f.endsWith(".html") ? "HTML edition" : f);
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        choose(f);
+      });
+      return link;
+    }));
+  }
+
+  function choose(file) {
+    if (file === view) return;
+    view = file;
+    history.replaceState(null, "", "#" + file);
+    api.shown = {};
+    $("#preview").replaceChildren();
+    for (const link of document.querySelectorAll("#views a")) {
+      link.className = link.getAttribute("href") === "#" + file ? "on" : "";
+    }
+    if (api.state) update(api.state);
+  }
+
+  function showHtml(file, version) {
+    const main = $("#preview");
+    const old = main.querySelector("iframe.current");
+    const frame = el("iframe", {class: old ? "loading" : "current", title: file,
+                                src: `/${file}?v=${version}`});
+    frame.addEventListener("load", () => {
+      if (old) {  // same place in the new text, then swap: no flash, no jump
+        const win = old.contentWindow;
+        frame.contentWindow.scrollTo(win.scrollX, win.scrollY);
+        old.remove();
+        frame.className = "current";
+        api.swaps += 1;
+      }
+      document.body.dataset.version = version;
+    }, {once: true});
+    main.appendChild(frame);
+  }
+
+  async function showPdf(file, version) {
+    const response = await fetch(`/_pages/${file}/index.json?v=${version}`);
+    if (!response.ok) return;
+    const {pages} = await response.json();
+    const main = $("#preview");
+    let list = main.querySelector(".pages");
+    if (!list) list = main.appendChild(el("div", {class: "pages"}));
+    while (list.children.length > pages.length) list.lastChild.remove();
+    pages.forEach(([width, height], i) => {
+      let img = list.children[i];
+      if (!img) img = list.appendChild(el("img", {loading: "lazy", alt: `page ${i + 1}`}));
+      img.width = width;
+      img.height = height;
+      img.id = `page-${i + 1}`;
+      img.src = `/_pages/${file}/${i + 1}.png?v=${version}`;
+    });
+    api.swaps += 1;
+    document.body.dataset.version = version;
+  }
+
+  function update(state) {
+    api.state = state;
+    api.build = state.build;
+    showStatus(state);
+    showProblems(state.problems);
+    if (page.view === "index") return showIndex(state);
+    const files = filesOf(state, page.product);
+    if (!files.length) return;
+    const hashed = decodeURIComponent(location.hash.slice(1));
+    if (view === null || !files.includes(view)) {
+      view = files.includes(hashed) ? hashed : files[0];
+    }
+    showNav(files);
+    const version = state.files[view];
+    if (api.shown[view] === version) return;
+    api.shown[view] = version;
+    if (view.endsWith(".html")) showHtml(view, version);
+    else showPdf(view, version);
+  }
+
+  window.addEventListener("hashchange", () => {
+    const wanted = decodeURIComponent(location.hash.slice(1));
+    if (api.state && filesOf(api.state, page.product || "").includes(wanted)) choose(wanted);
+  });
+  const events = new EventSource("/_events");
+  events.addEventListener("state", (event) => update(JSON.parse(event.data)));
+})();

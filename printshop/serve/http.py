@@ -1,0 +1,225 @@
+"""The preview server: the output folder over HTTP, preview pages, and a stream of events.
+
+Routes:
+  /                          the products, each with its files and a preview link
+  /preview/NAME              a product's preview (its HTML edition, or its PDF pages as
+                             images), updated in place when a build changes it
+  /_events                   Server-Sent Events: the build state (files' versions, problems)
+  /_pages/FILE.pdf/index.json, /_pages/FILE.pdf/N.png    a built PDF's pages as images
+  /_assets/…                 the preview's script and style
+  /FILE                      a built file, by its build name
+
+Nothing else is served: not the project, not the build cache, no folder listings. Names are
+checked (one plain file name, or NAME/FILE for a folder of PNG exports) and resolved inside
+the output folder, so `/../../etc/passwd` is a 404.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import mimetypes
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from printshop.cache import CACHE_DIR
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}(/[A-Za-z0-9][A-Za-z0-9._-]{0,120})?$")
+PAGE_SCALE = 1.25  # 90 dpi: a Letter page is 765 px wide
+
+
+class PreviewServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address, service):
+        super().__init__(address, _Handler)
+        self.service = service
+        self.pages = PageImages()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: PreviewServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):  # the terminal is for builds and problems
+        pass
+
+    def do_HEAD(self):
+        self.do_GET(head=True)
+
+    def do_GET(self, head: bool = False):
+        path = unquote(urlsplit(self.path).path)
+        try:
+            if path == "/":
+                return self._send(200, _index_page(self.server.service.snapshot()),
+                                  "text/html; charset=utf-8", head)
+            if path.startswith("/preview/"):
+                name = path[len("/preview/"):]
+                state = self.server.service.snapshot()
+                if name not in state["products"]:
+                    return self._not_found(head)
+                return self._send(200, _preview_page(name, state),
+                                  "text/html; charset=utf-8", head)
+            if path == "/_events":
+                return self._events()
+            if path.startswith("/_assets/"):
+                return self._asset(path[len("/_assets/"):], head)
+            if path.startswith("/_pages/"):
+                return self._page(path[len("/_pages/"):], head)
+            return self._file(path.lstrip("/"), head)
+        except (BrokenPipeError, ConnectionResetError):
+            return None
+
+    # --- responses ---------------------------------------------------------------------------
+    def _send(self, status: int, body: bytes | str, content_type: str, head: bool = False):
+        data = body.encode("utf-8") if isinstance(body, str) else body
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if not head:
+            self.wfile.write(data)
+
+    def _not_found(self, head: bool = False):
+        self._send(404, "not found\n", "text/plain; charset=utf-8", head)
+
+    def _output_path(self, name: str) -> Path | None:
+        """A built file by its name, never anything else."""
+        if not _NAME.match(name) or ".." in name or name.startswith(CACHE_DIR):
+            return None
+        out = self.server.service.out
+        candidate = (out / name).resolve()
+        if out not in candidate.parents or not candidate.is_file() or \
+                any(part.startswith(".") for part in candidate.relative_to(out).parts):
+            return None
+        return candidate
+
+    def _file(self, name: str, head: bool):
+        path = self._output_path(name)
+        if path is None:
+            return self._not_found(head)
+        data = path.read_bytes()  # whole: a file replaced meanwhile is the old or the new
+        self._send(200, data, mimetypes.guess_type(path.name)[0] or "application/octet-stream",
+                   head)
+
+    def _asset(self, name: str, head: bool):
+        if name not in ("preview.js", "preview.css"):
+            return self._not_found(head)
+        kind = "text/javascript" if name.endswith(".js") else "text/css"
+        self._send(200, (ASSETS / name).read_bytes(), f"{kind}; charset=utf-8", head)
+
+    def _page(self, rest: str, head: bool):
+        file_name, _, page = rest.rpartition("/")
+        path = self._output_path(file_name) if file_name.endswith(".pdf") else None
+        if path is None:
+            return self._not_found(head)
+        if page == "index.json":
+            sizes = self.server.pages.sizes(path)
+            return self._send(200, json.dumps({"pages": sizes}), "application/json", head)
+        match = re.fullmatch(r"(\d{1,5})\.png", page)
+        if not match:
+            return self._not_found(head)
+        image = self.server.pages.image(path, int(match[1]))
+        if image is None:
+            return self._not_found(head)
+        self._send(200, image, "image/png", head)
+
+    def _events(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        service = self.server.service
+        state = service.snapshot()
+        while True:
+            self.wfile.write(f"event: state\ndata: {json.dumps(state)}\n\n".encode())
+            self.wfile.flush()
+            state = service.wait_for_change(state["build"], timeout=15)
+            if service._stop.is_set():
+                return
+
+
+class PageImages:
+    """A PDF's pages as PNGs (pypdfium2), made when asked and kept for the file's version."""
+
+    def __init__(self):
+        self.lock = threading.Lock()  # pdfium is not thread-safe
+        self.cache: dict[tuple, bytes] = {}
+        self.docs: dict[str, tuple[tuple, object]] = {}
+
+    def _document(self, path: Path):
+        import pypdfium2
+
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        known = self.docs.get(str(path))
+        if known is None or known[0] != version:
+            document = pypdfium2.PdfDocument(path.read_bytes())
+            self.docs[str(path)] = (version, document)
+            self.cache = {k: v for k, v in self.cache.items() if k[0] != str(path)}
+        return self.docs[str(path)]
+
+    def sizes(self, path: Path) -> list[list[int]]:
+        with self.lock:
+            _, document = self._document(path)
+            return [[round(w * PAGE_SCALE), round(h * PAGE_SCALE)]
+                    for w, h in (document.get_page_size(i) for i in range(len(document)))]
+
+    def image(self, path: Path, number: int) -> bytes | None:
+        import io
+
+        with self.lock:
+            version, document = self._document(path)
+            key = (str(path), version, number)
+            if key not in self.cache:
+                if not 1 <= number <= len(document):
+                    return None
+                page = document[number - 1]
+                bitmap = page.render(scale=PAGE_SCALE)
+                buffer = io.BytesIO()
+                bitmap.to_pil().save(buffer, format="PNG", optimize=False, compress_level=1)
+                self.cache[key] = buffer.getvalue()
+            return self.cache[key]
+
+
+# --- pages -----------------------------------------------------------------------------------
+def _shell(title: str, body: str, data: dict) -> str:
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/_assets/preview.css">
+<script>window.__printshopPage = {json.dumps(data)};</script>
+<script src="/_assets/preview.js" defer></script>
+</head><body>
+{body}
+</body></html>
+"""
+
+
+def _index_page(state: dict) -> str:
+    rows = []
+    for name in state["products"]:
+        files = state["outputs"].get(name) or []
+        links = " ".join(f'<a href="/{html.escape(f)}">{html.escape(f)}</a>' for f in files)
+        rows.append(f'<li><a class="product" href="/preview/{html.escape(name)}">'
+                    f'{html.escape(name)}</a> <span class="files">{links}</span></li>')
+    body = (f'<header><h1>printshop preview</h1><span id="status"></span></header>'
+            f'<main class="index"><ul id="products">{"".join(rows)}</ul>'
+            '<p class="hint">Pages update by themselves when you save a source file.</p></main>')
+    return _shell("printshop preview", body, {"view": "index"})
+
+
+def _preview_page(name: str, state: dict) -> str:
+    body = (f'<header><a href="/">printshop</a> <h1>{html.escape(name)}</h1>'
+            f'<nav id="views"></nav><span id="status"></span></header>'
+            '<main id="preview"></main>')
+    return _shell(f"{name}: printshop preview", body, {"view": "product", "product": name})

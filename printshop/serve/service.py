@@ -1,0 +1,253 @@
+"""The long-lived build service behind `printshop serve`.
+
+One thread watches the project (watchfiles) and marks it dirty; one thread builds. A build
+is a cycle: first the HTML editions alone (a saved chapter reaches the browser in about a
+second), then every product, one at a time, each through the build cache (only what a
+change touched is rendered), on one warm pool of render workers. A save that arrives during
+a cycle makes the loop go round once more as soon as the current product is done: the
+latest change wins, and no change is lost. Files reach the output folder only by atomic
+renames, so a half-written file is never served.
+
+State for the pages (the build number, each file's version, the problems of the last
+attempt) is published to listeners (the server's event streams) after every step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from printshop.cache import CACHE_DIR
+
+
+@dataclass
+class State:
+    build: int = 0                      # completed steps (a file or a problem changed)
+    building: bool = False
+    products: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)      # output name → version
+    outputs: dict[str, list[str]] = field(default_factory=dict)  # product → its files
+    problems: dict[str, list[str]] = field(default_factory=dict)  # product or "" → lines
+
+    def as_json(self) -> dict:
+        lines: list[str] = []
+        for product_problems in self.problems.values():
+            lines += [p for p in product_problems if p not in lines]
+        return {"build": self.build, "building": self.building, "products": self.products,
+                "files": self.files, "outputs": self.outputs, "problems": lines}
+
+
+class BuildService:
+    def __init__(self, source: Path, out: Path, names: list[str] | None = None,
+                 jobs: int | None = None, log: Callable[[str], None] = print):
+        self.source = Path(source).resolve()
+        self.out = Path(out).resolve()
+        self.names = names
+        self.jobs = jobs
+        self.log = log
+        self.state = State()
+        self.changed = threading.Condition()
+        self._dirty = True          # build at start
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._renderer = None
+
+    # --- life cycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        from printshop.render.pdf import Renderer
+
+        self._renderer = Renderer(processes=self.jobs)
+        for target in (self._build_loop, self._watch_loop):
+            thread = threading.Thread(target=target, daemon=True, name=target.__name__)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self.changed:
+            self.changed.notify_all()
+        for thread in self._threads:
+            thread.join(10)
+        if self._renderer is not None:
+            self._renderer.pool.kill()
+
+    def mark_dirty(self, why: str = "") -> None:
+        with self.changed:
+            self._dirty = True
+            self.changed.notify_all()
+        if why:
+            self.log(f"printshop: changed: {why}")
+
+    def wait_for_change(self, seen: int, timeout: float) -> dict:
+        """The state once its build number passes `seen` (or after `timeout`)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.state.build != seen or self._stop.is_set(),
+                                  timeout)
+            return self.state.as_json()
+
+    def snapshot(self) -> dict:
+        with self.changed:
+            return self.state.as_json()
+
+    # --- watching ---------------------------------------------------------------------------
+    def _watch_loop(self) -> None:
+        import watchfiles
+
+        from printshop.project import BUILTIN_TEMPLATES
+
+        out = str(self.out)
+        default = watchfiles.DefaultFilter()
+
+        def wanted(change, path: str) -> bool:
+            if path == out or path.startswith(out + "/") or f"/{CACHE_DIR}" in path:
+                return False
+            name = Path(path).name
+            return default(change, path) and not name.startswith((".", "#"))
+
+        paths = [self.source] + ([BUILTIN_TEMPLATES] if BUILTIN_TEMPLATES.is_dir() else [])
+        for changes in watchfiles.watch(*paths, watch_filter=wanted, stop_event=self._stop,
+                                        step=50, debounce=1600, raise_interrupt=False):
+            shown = sorted({_shown(p, self.source) for _, p in changes})
+            self.mark_dirty(", ".join(shown[:5]) + (" …" if len(shown) > 5 else ""))
+
+    # --- building ---------------------------------------------------------------------------
+    def _build_loop(self) -> None:
+        while not self._stop.is_set():
+            with self.changed:
+                self.changed.wait_for(lambda: self._dirty or self._stop.is_set())
+                if self._stop.is_set():
+                    return
+                self._dirty = False
+                self.state.building = True
+            try:
+                self._cycle()
+            finally:
+                with self.changed:
+                    self.state.building = self._dirty
+                    self.state.build += 1
+                    self.changed.notify_all()
+
+    def _is_dirty(self) -> bool:
+        with self.changed:
+            return self._dirty or self._stop.is_set()
+
+    def _cycle(self) -> None:
+        names = self._product_names()
+        if names is None:
+            return
+        for name in self._html_first(names):
+            self._step(name, {name: {"formats": ["html"]}})
+            if self._is_dirty():
+                return
+        for name in names:
+            self._step(name, None)
+            if self._is_dirty():
+                return
+
+    def _product_names(self) -> list[str] | None:
+        from printshop.errors import PrintshopError
+        from printshop.products import load_products
+        from printshop.project import Project
+
+        try:
+            project = Project.load(self.source)
+            products = load_products(project, self.names)
+        except PrintshopError as exc:
+            self._publish("", [str(p) for p in exc.problems])
+            return None
+        except Exception as exc:  # a bug: keep serving, say so
+            self._publish("", [_internal(exc)])
+            return None
+        self._publish("", [])
+        self._html_products = {p.name for p in products
+                               if "html" in (getattr(p.options, "formats", None) or [])}
+        with self.changed:
+            self.state.products = [p.name for p in products]
+        return [p.name for p in products]
+
+    def _html_first(self, names: list[str]) -> list[str]:
+        return [n for n in names if n in self._html_products]
+
+    def _step(self, name: str, overrides: dict | None) -> None:
+        from printshop.builder import build_project
+        from printshop.errors import PrintshopError
+
+        started = time.monotonic()
+        try:
+            report = build_project(self.source, self.out, [name], renderer=self._renderer,
+                                   overrides=overrides,
+                                   progress=lambda m: self.log(f"printshop: {m}"))
+        except PrintshopError as exc:
+            lines = [str(p) for p in exc.problems]
+            for line in lines:
+                self.log(line)
+            self.log(f"printshop: {name}: {len(lines)} problem(s); still serving the last "
+                     "good files")
+            self._publish(name, lines)
+            return
+        except Exception as exc:
+            self.log(traceback.format_exc())
+            self._publish(name, [_internal(exc)])
+            return
+        for warning in report.warnings:
+            self.log(f"warning: {warning}")
+        if report.built:
+            edition = " (HTML edition)" if overrides else ""
+            self.log(f"printshop: {name}{edition} built in {time.monotonic() - started:.1f} s")
+        self._publish(name, [], overrides is None)
+
+    def _publish(self, name: str, problems: list[str], full: bool = False) -> None:
+        files = dict(self.state.files)
+        outputs = dict(self.state.outputs)
+        if name and full:
+            outputs[name] = self._outputs_of(name)
+        for output in [o for names in outputs.values() for o in names] + \
+                [f"{n}.html" for n in getattr(self, "_html_products", ())]:
+            version = _version(self.out / output)
+            if version:
+                files[output] = version
+        with self.changed:
+            changed = (files != self.state.files or outputs != self.state.outputs
+                       or problems != self.state.problems.get(name, []))
+            self.state.files, self.state.outputs = files, outputs
+            if problems:
+                self.state.problems[name] = problems
+            else:
+                self.state.problems.pop(name, None)
+            if changed:
+                self.state.build += 1
+                self.changed.notify_all()
+
+    def _outputs_of(self, name: str) -> list[str]:
+        import json
+
+        entry = self.out / CACHE_DIR / "products" / f"{name}.json"
+        try:
+            return sorted(json.loads(entry.read_text(encoding="utf-8"))["outputs"])
+        except (OSError, ValueError, KeyError):
+            return []
+
+
+def _version(path: Path) -> str | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return hashlib.sha256(f"{stat.st_mtime_ns}:{stat.st_size}:{stat.st_ino}".encode()) \
+        .hexdigest()[:12]
+
+
+def _shown(path: str, root: Path) -> str:
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return path
+
+
+def _internal(exc: BaseException) -> str:
+    return f"printshop: internal error: {exc.__class__.__name__}: {exc}"

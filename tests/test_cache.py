@@ -1,0 +1,346 @@
+"""The build cache: edit each kind of input of a small project and see exactly the products
+that read it change; every other file keeps its bytes and its modification time."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from printshop.builder import build_project
+from printshop.cache import CACHE_DIR
+from printshop.errors import PrintshopError
+from conftest import REPO, SMALL_DECK, pdf_text
+
+MANIFEST = """\
+title: Tiny Game
+author: Someone
+products:
+  book:
+    kind: guide
+    chapters: guide
+    print_every_table: false
+  deck-a:
+    kind: cards
+    decks: [alpha]
+  deck-b:
+    kind: cards
+    decks: [omens]
+"""
+
+OMENS_DECK = """\
+title: Omens
+code: OM
+colour: "#4a1f1f"
+accent: "#ddccaa"
+back: {title: Omens, emblem: torch}
+face: {title: omen, text: [meaning]}
+deal: rows
+tables: [omens]
+"""
+
+OMENS_TABLE = """\
+title: Omens
+columns:
+  - {key: omen, label: Omen}
+  - {key: meaning, label: Meaning}
+rows:
+  - {omen: Black Cat, meaning: Bad luck.}
+  - {omen: White Dove, meaning: Good luck.}
+"""
+
+ARMOUR_TABLE = """\
+title: Armour
+columns:
+  - {key: name, label: Armour}
+  - {key: bonus, label: AC bonus, type: int}
+rows:
+  - {name: Leather, bonus: 2}
+  - {name: Chain, bonus: 5}
+"""
+
+CHAPTER_1 = """\
+# Welcome
+
+Crawl the dungeon. Wear armour:
+
+::table[armour]
+
+![A map](map.png)
+"""
+
+CHAPTER_2 = """\
+# Omens
+
+Read the omens:
+
+::table[omens]
+"""
+
+
+def _png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 20), (120, 30, 30)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def make_project(root: Path) -> Path:
+    (root / "guide").mkdir(parents=True)
+    (root / "tables").mkdir()
+    (root / "decks").mkdir()
+    (root / "printshop.yaml").write_text(MANIFEST)
+    (root / "guide" / "01-welcome.md").write_text(CHAPTER_1)
+    (root / "guide" / "02-omens.md").write_text(CHAPTER_2)
+    (root / "guide" / "map.png").write_bytes(_png())
+    (root / "tables" / "armour.yaml").write_text(ARMOUR_TABLE)
+    (root / "tables" / "omens.yaml").write_text(OMENS_TABLE)
+    (root / "decks" / "alpha.yaml").write_text(SMALL_DECK)
+    (root / "decks" / "omens.yaml").write_text(OMENS_DECK)
+    return root
+
+
+def build(project: Path, **options):
+    return build_project(project, project / "build", strict=True, uncompressed=True,
+                         **options)
+
+
+def outputs(project: Path) -> dict[str, tuple[bytes, int]]:
+    """Every built file (not the cache) with its bytes and modification time."""
+    out = project / "build"
+    return {p.relative_to(out).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(out.rglob("*")) if p.is_file() and CACHE_DIR not in p.parts}
+
+
+FILES = {"book": ["book.pdf", "book.html"], "deck-a": ["deck-a.pdf"], "deck-b": ["deck-b.pdf"]}
+
+
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory) -> Path:
+    project = make_project(tmp_path_factory.mktemp("cache") / "project")
+    report = build(project)
+    assert sorted(report.built) == ["book", "deck-a", "deck-b"]
+    return project
+
+
+@pytest.fixture
+def project(built_once, tmp_path) -> Path:
+    """A private copy of the built project, file times kept (copy2)."""
+    target = tmp_path / "project"
+    shutil.copytree(built_once, target)
+    return target
+
+
+def assert_only_rebuilt(project: Path, before: dict, expected: set[str]) -> None:
+    after = outputs(project)
+    for product, names in FILES.items():
+        for name in names:
+            if product in expected:
+                assert after[name][0] != before[name][0], f"{name} should have changed"
+            else:
+                assert after[name] == before[name], f"{name} was rewritten"
+
+
+def test_nothing_changed_nothing_is_built_or_written(project):
+    before = outputs(project)
+    report = build(project)
+    assert report.built == [] and sorted(report.up_to_date) == ["book", "deck-a", "deck-b"]
+    assert report.written == []
+    assert outputs(project) == before
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (("guide/02-omens.md", "Read the omens:", "Read the omens aloud:"), {"book"}),
+    (("decks/alpha.yaml", "The first card's text.", "A new first card."), {"deck-a"}),
+    (("decks/omens.yaml", "#4a1f1f", "#1f4a1f"), {"deck-b"}),
+    (("tables/omens.yaml", "Bad luck.", "Very bad luck."), {"book", "deck-b"}),
+    (("tables/armour.yaml", "bonus: 5", "bonus: 6"), {"book"}),
+    (("printshop.yaml", "decks: [alpha]", "decks: [alpha]\n    guides: true"), {"deck-a"}),
+    (("printshop.yaml", "title: Tiny Game", "title: Tiny Game Two"), {"book"}),
+])
+def test_an_edit_rebuilds_exactly_the_products_that_read_it(project, edit, expected):
+    path, old, new = edit
+    before = outputs(project)
+    file = project / path
+    assert old in file.read_text()
+    file.write_text(file.read_text().replace(old, new))
+    report = build(project)
+    assert set(report.built) == expected | ({"deck-a", "deck-b"} if "title" in old else set())
+    assert_only_rebuilt(project, before, set(report.built) & expected)
+
+
+def test_a_changed_image_rebuilds_the_book_only(project):
+    from PIL import Image
+
+    before = outputs(project)
+    Image.new("RGB", (40, 20), (30, 30, 120)).save(project / "guide" / "map.png")
+    assert build(project).built == ["book"]
+    assert_only_rebuilt(project, before, {"book"})
+
+
+def test_a_project_stylesheet_or_template_rebuilds_its_users(project):
+    builtin = REPO / "templates"
+    before = outputs(project)
+    (project / "templates" / "css").mkdir(parents=True)
+    css = (builtin / "css" / "cards.css").read_text() + "\n.card { letter-spacing: 0.5pt; }\n"
+    (project / "templates" / "css" / "cards.css").write_text(css)
+    assert sorted(build(project).built) == ["deck-a", "deck-b"]
+    assert_only_rebuilt(project, before, {"deck-a", "deck-b"})
+
+    before = outputs(project)
+    template = (builtin / "guide.html.j2").read_text().replace("Colophon", "Afterword")
+    (project / "templates" / "guide.html.j2").write_text(template)
+    assert build(project).built == ["book"]
+    assert "Afterword" in pdf_text(project / "build" / "book.pdf")
+    assert_only_rebuilt(project, before, {"book"})
+
+
+def test_a_new_chapter_rebuilds_the_book(project):
+    (project / "guide" / "03-more.md").write_text("# More\n\nA third chapter.\n")
+    assert build(project).built == ["book"]
+    assert "A third chapter." in pdf_text(project / "build" / "book.pdf")
+
+
+def test_the_colophon_lists_only_what_the_book_was_built_from(project):
+    text = (project / "build" / "book.html").read_text()
+    colophon = text[text.index("Colophon"):]
+    for used in ("guide/01-welcome.md", "guide/02-omens.md", "guide/map.png",
+                 "tables/armour.yaml", "tables/omens.yaml", "printshop.yaml"):
+        assert used in colophon
+    assert "decks/alpha.yaml" not in colophon and "decks/omens.yaml" not in colophon
+    # so editing a deck leaves the book alone (the whole test above), and a table it prints
+    # shows up with its new hash
+    (project / "tables" / "armour.yaml").write_text(ARMOUR_TABLE.replace("5", "7"))
+    build(project)
+    assert (project / "build" / "book.html").read_text() != text
+
+
+def test_deleted_or_edited_outputs_are_built_again(project):
+    (project / "build" / "deck-a.pdf").unlink()
+    (project / "build" / "book.html").write_text("edited by hand")
+    report = build(project)
+    assert sorted(report.built) == ["book", "deck-a"]
+    assert (project / "build" / "deck-a.pdf").exists()
+    assert "edited by hand" not in (project / "build" / "book.html").read_text()
+
+
+def test_deleting_the_cache_is_safe_and_force_ignores_it(project):
+    # built here first: WeasyPrint names an image by its URL, so a PDF with an image
+    # differs by a few bytes from one built in another folder
+    assert sorted(build(project, force=True).built) == ["book", "deck-a", "deck-b"]
+    before = outputs(project)
+    shutil.rmtree(project / "build" / CACHE_DIR)
+    report = build(project)
+    assert sorted(report.built) == ["book", "deck-a", "deck-b"]
+    assert outputs(project) == before  # same bytes: the files were not even rewritten
+    assert build(project).built == []
+
+
+def test_options_that_change_output_are_part_of_the_key(project):
+    report = build(project, paper="a4")
+    assert sorted(report.built) == ["book", "deck-a", "deck-b"]
+    assert build(project, paper="a4").built == []
+    assert build(project, names=["deck-a"],
+                 context_options={"card_options": {"layout": "foldover"}}).built == ["deck-a"]
+
+
+def test_a_failed_build_leaves_no_entry_claiming_success(project):
+    chapter = project / "guide" / "02-omens.md"
+    chapter.write_text(CHAPTER_2 + "\nA new paragraph.\n")
+    deck = project / "decks" / "alpha.yaml"
+    deck.write_text(SMALL_DECK.replace("code: TD", "code: TD\ncode: XX"))  # duplicate key
+    entry = project / "build" / CACHE_DIR / "products" / "book.json"
+    stored = entry.read_bytes()
+    with pytest.raises(PrintshopError):
+        build(project)
+    assert entry.read_bytes() == stored
+    deck.write_text(SMALL_DECK)
+    report = build(project)
+    assert report.built == ["book"]
+    assert "A new paragraph." in pdf_text(project / "build" / "book.pdf")
+
+
+def test_strict_replays_the_warnings_of_an_up_to_date_product(project):
+    manifest = project / "printshop.yaml"
+    manifest.write_text(MANIFEST.replace("print_every_table: false", "print_every_table: true")
+                        + "")
+    (project / "tables" / "unused.yaml").write_text(ARMOUR_TABLE.replace("Armour", "Unused"))
+    report = build_project(project, project / "build", uncompressed=True)
+    assert any("unused" in w.message for w in report.warnings)
+    again = build_project(project, project / "build", uncompressed=True)
+    assert again.built == [] and any("unused" in w.message for w in again.warnings)
+    with pytest.raises(PrintshopError, match="unused"):
+        build(project)
+
+
+def test_entries_name_the_files_read(project):
+    entry = json.loads((project / "build" / CACHE_DIR / "products" / "deck-b.json")
+                       .read_text())
+    files = entry["files"]
+    assert files["project:decks/omens.yaml"] != "absent"
+    assert files["project:tables/omens.yaml"] != "absent"
+    assert "project:tables/armour.yaml" not in files
+    assert files["project:templates/css/cards.css"] == "absent"   # could shadow the built-in
+    assert any(k.startswith("templates:fonts/") for k in files)  # fonts, via the fetcher
+    assert any(k.startswith("templates:cards/") for k in files)  # templates, via Jinja
+    assert entry["outputs"].keys() == {"deck-b.pdf"}
+
+
+def test_a_no_op_build_imports_no_weasyprint(project):
+    script = ("import sys; from pathlib import Path; from printshop.builder import build_project;"
+              f"r = build_project(Path({str(project)!r}), Path({str(project / 'build')!r}),"
+              " strict=True, uncompressed=True);"
+              "assert r.built == [], r.built;"
+              "print(sorted(m for m in ('weasyprint', 'jinja2', 'markdown_it', 'pydantic')"
+              " if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+KITS = """\
+title: Kits
+products:
+  fumble-deck:
+    kind: cards
+    decks: [fumbles]
+  kit-1:
+    kind: convention
+    seed: one
+    tables: 1
+    seats: 1
+    characters_per_seat: 1
+    player_reference: null
+    include: [fumble-deck]
+  kit-2:
+    kind: convention
+    seed: two
+    tables: 1
+    seats: 1
+    characters_per_seat: 1
+    player_reference: null
+    include: [fumble-deck]
+"""
+
+
+def test_products_that_include_others_follow_them(project_copy):
+    """A kit holds another product's pages: it depends on that product's files and manifest
+    entry, even when the pages were made once for another kit in the same build."""
+    (project_copy / "printshop.yaml").write_text(KITS)
+    assert sorted(build(project_copy).built) == ["fumble-deck", "kit-1", "kit-2"]
+    deck = project_copy / "decks" / "fumbles.yaml"
+    deck.write_text("# edited\n" + deck.read_text())
+    assert sorted(build(project_copy).built) == ["fumble-deck", "kit-1", "kit-2"]
+    manifest = project_copy / "printshop.yaml"
+    manifest.write_text(KITS.replace("decks: [fumbles]", "decks: [fumbles]\n    guides: true"))
+    assert sorted(build(project_copy).built) == ["fumble-deck", "kit-1", "kit-2"]
+    manifest.write_text(manifest.read_text().replace("seed: two", "seed: three"))
+    assert build(project_copy).built == ["kit-2"]

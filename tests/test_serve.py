@@ -1,0 +1,220 @@
+"""`printshop serve`: the server over HTTP, and the preview pages in a real browser (Debian's
+chromium driven by Playwright, never a downloaded one)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from printshop.serve import Preview
+from test_cache import make_project
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+LONG_CHAPTER = "# Lore\n\n" + "\n\n".join(
+    f"Paragraph {n} of the lore, long enough to make the page scroll a good way down."
+    for n in range(1, 120)) + "\n"
+
+
+def wait_until(predicate, timeout: float = 90, what: str = "the condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory):
+    project = make_project(tmp_path_factory.mktemp("serve") / "project")
+    (project / "guide" / "03-lore.md").write_text(LONG_CHAPTER)
+    running = Preview(project, project / "build", port=0, jobs=1, log=lambda _: None).start()
+    try:
+        wait_until(lambda: _settled(running, {"book.html", "book.pdf", "deck-a.pdf",
+                                              "deck-b.pdf"}), what="the first build")
+        yield running
+    finally:
+        running.stop()
+
+
+def _settled(preview, files) -> dict | None:
+    state = preview.service.snapshot()
+    ok = not state["building"] and files <= set(state["files"]) and not state["problems"]
+    return state if ok else None
+
+
+def get(preview, path: str) -> tuple[int, dict, bytes]:
+    host, port = preview.server.server_address[:2]
+    connection = http.client.HTTPConnection(host, port, timeout=30)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+# --- over HTTP ------------------------------------------------------------------------------
+def test_binds_to_this_machine_only_by_default(preview):
+    assert preview.server.server_address[0] == "127.0.0.1"
+
+
+def test_serves_every_built_file_at_its_build_name(preview):
+    out = preview.service.out
+    for name in ("book.pdf", "book.html", "deck-a.pdf"):
+        status, headers, body = get(preview, f"/{name}")
+        assert status == 200 and body == (out / name).read_bytes()
+        assert headers["Cache-Control"] == "no-cache"
+    status, _, body = get(preview, "/")
+    assert status == 200
+    for name in ("/preview/book", "/preview/deck-a", "/preview/deck-b", "/book.pdf"):
+        assert f'href="{name}"'.encode() in body
+
+
+@pytest.mark.parametrize("path", ["/../../etc/passwd", "/..%2f..%2fetc/passwd", "/%2e%2e/x",
+                                  "/.printshop-cache/products/book.json", "/printshop.yaml",
+                                  "/guide/01-welcome.md", "/../printshop.yaml", "/_assets/x",
+                                  "/preview/nope", "/_pages/book.html/1.png", "//etc/passwd"])
+def test_serves_nothing_but_the_output(preview, path):
+    assert get(preview, path)[0] == 404
+
+
+def test_pdf_pages_as_images(preview):
+    status, _, body = get(preview, "/_pages/book.pdf/index.json")
+    pages = json.loads(body)["pages"]
+    assert status == 200 and len(pages) >= 2 and pages[0] == [765, 990]  # Letter at 90 dpi
+    status, headers, image = get(preview, "/_pages/book.pdf/1.png")
+    assert status == 200 and headers["Content-Type"] == "image/png"
+    assert image.startswith(b"\x89PNG")
+    assert get(preview, f"/_pages/book.pdf/{len(pages) + 1}.png")[0] == 404
+
+
+def test_events_stream_the_build_state(preview):
+    host, port = preview.server.server_address[:2]
+    connection = http.client.HTTPConnection(host, port, timeout=30)
+    connection.request("GET", "/_events")
+    response = connection.getresponse()
+    assert response.getheader("Content-Type") == "text/event-stream"
+    assert response.readline() == b"event: state\n"
+    state = json.loads(response.readline().removeprefix(b"data: "))
+    connection.close()
+    assert state["outputs"]["book"] == ["book.html", "book.pdf"] and state["problems"] == []
+
+
+# --- in a browser -----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_preview(browser, preview, product: str, view: str = ""):
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    page.goto(f"{preview.url}preview/{product}{view}")
+    page.wait_for_function("document.body.dataset.version !== undefined", timeout=30_000)
+    return page
+
+
+def frame_text(page) -> str:
+    return page.evaluate("document.querySelector('#preview iframe.current')"
+                         ".contentDocument.body.innerText")
+
+
+def test_the_preview_shows_the_html_edition(browser, preview):
+    page = open_preview(browser, preview, "book")
+    try:
+        text = frame_text(page)
+        assert "Read the omens" in text and "Paragraph 100 of the lore" in text
+        assert page.locator("#views a").all_inner_texts() == ["HTML edition", "book.pdf"]
+        assert page.locator("#printshop-overlay").count() == 0
+    finally:
+        page.close()
+
+
+def test_a_saved_chapter_appears_in_place_at_the_same_scroll_position(browser, preview):
+    page = open_preview(browser, preview, "book")
+    try:
+        page.evaluate("document.querySelector('#preview iframe.current')"
+                      ".contentWindow.scrollTo(0, 1500)")
+        before = page.evaluate("window.__printshop.swaps")
+        chapter = preview.service.source / "guide" / "03-lore.md"
+        chapter.write_text(LONG_CHAPTER.replace("Paragraph 3 of", "Paragraph three of"))
+        page.wait_for_function(f"window.__printshop.swaps > {before}", timeout=60_000)
+        assert "Paragraph three of the lore" in frame_text(page)
+        scrolled = page.evaluate("document.querySelector('#preview iframe.current')"
+                                 ".contentWindow.scrollY")
+        assert scrolled == pytest.approx(1500, abs=2)
+        assert page.evaluate("document.querySelectorAll('#preview iframe').length") == 1
+    finally:
+        page.close()
+
+
+def test_a_broken_yaml_file_shows_an_overlay_until_it_is_fixed(browser, preview):
+    page = open_preview(browser, preview, "book")
+    table = preview.service.source / "tables" / "omens.yaml"
+    good = table.read_text()
+    try:
+        table.write_text(good + "rows: [\n")
+        overlay = page.locator("#printshop-overlay")
+        overlay.wait_for(timeout=60_000)
+        text = overlay.inner_text()
+        assert "omens.yaml:9:1: YAML syntax" in text
+        assert "Read the omens" in frame_text(page)  # the last good page stays under it
+        table.write_text(good)
+        overlay.wait_for(state="detached", timeout=60_000)
+    finally:
+        table.write_text(good)
+        page.close()
+
+
+def test_pdf_pages_update_in_place(browser, preview):
+    wait_until(lambda: _settled(preview, {"deck-a.pdf"}), what="a quiet build")
+    page = open_preview(browser, preview, "deck-a")
+    try:
+        page.wait_for_function("[...document.querySelectorAll('.pages img')]"
+                               ".every(i => i.complete && i.naturalWidth > 0)", timeout=30_000)
+        first = page.get_attribute("#page-1", "src")
+        deck = preview.service.source / "decks" / "alpha.yaml"
+        deck.write_text(deck.read_text().replace("Second Card", "Other Card"))
+        page.wait_for_function(f"document.querySelector('#page-1').getAttribute('src')"
+                               f" !== {json.dumps(first)}", timeout=60_000)
+        assert page.locator(".pages img").count() == 2
+    finally:
+        page.close()
+
+
+def test_the_server_stops(tmp_path):
+    project = make_project(tmp_path / "project")
+    shutil.rmtree(project / "decks")
+    (project / "printshop.yaml").write_text("title: T\nproducts:\n  book: {kind: guide}\n")
+    running = Preview(project, project / "build", port=0, log=lambda _: None).start()
+    host, port = running.server.server_address[:2]
+    running.stop()
+    with pytest.raises(OSError):
+        http.client.HTTPConnection(host, port, timeout=2).request("GET", "/")
+
+
+def test_serve_help_has_examples():
+    from conftest import run_cli
+
+    result = run_cli("serve", "--help")
+    assert result.exit_code == 0
+    assert "printshop serve --source ~/my-book" in result.output
+    assert "--host" in result.output and "127.0.0.1" in result.output
