@@ -17,7 +17,7 @@ from printshop.errors import PrintshopError, Problems
 from printshop.resources import DATA_DIR
 from printshop.resources import TEMPLATES_DIR as BUILTIN_TEMPLATES
 from printshop.source.classes import ClassesFile, load_classes
-from printshop.source.markdown import slugify
+from printshop.source.markdown import readable_name, slugify
 from printshop.source.schema import Strict, validate
 from printshop.source.tables import Table, load_table, load_tables
 from printshop.source.yamlfile import load_yaml
@@ -29,13 +29,24 @@ IGNORED_DIRS = {"build", "node_modules", "templates", ".git", ".venv", "__pycach
 
 
 class Manifest(Strict):
-    title: str
+    """`printshop.yaml`. A manuscript folder's may hold only title, author, paper, fonts:
+    without `products` the folder's Markdown is one book."""
+
+    title: str | None = None
     subtitle: str | None = None
     author: str | None = None
     credits: str | None = None
     language: str = Field(default="en", pattern=r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")
     paper: Literal["letter", "a4", "a5", "a3", "digest"] = "letter"
-    raw_html: bool = False
+    raw_html: bool = False  # older spelling of `html: trusted`
+    # raw HTML in chapters: printed as text, cleaned by an allow-list, or passed through
+    html: Literal["escaped", "sanitized", "trusted"] | None = None
+    # font files inside the project, tried in this order for characters the bundled fonts lack
+    fonts: list[str] = []
+    # may fonts installed on this machine fill in? (default: yes for a manuscript, no for a
+    # game project, whose books must print the same everywhere)
+    system_fonts: bool | None = None
+    chapter_start: Literal["page", "recto"] = "page"
     products: dict[str, dict[str, Any]] = {}
 
 
@@ -44,6 +55,7 @@ class Project:
         self.root = root
         self.manifest = manifest
         self.manifest_path = manifest_path
+        self.manuscript = False  # Markdown from elsewhere: no products, tables or classes
 
     @classmethod
     def load(cls, source: Path) -> "Project":
@@ -59,14 +71,42 @@ class Project:
             manifest = validate(doc, Manifest)
             project = cls(root, manifest, manifest_path)
             project._check_product_names(doc)
+            project._check_fonts(doc)
+            if manifest.products:
+                if not manifest.title:
+                    raise PrintshopError.at(manifest_path, "title: a project with products "
+                                            "needs a title", 1)
+                return project
+            project.manuscript = True  # a manuscript's short manifest: title, author, fonts
+            manifest.products.update(cls._book_product(root))
             return project
         if not any(_markdown_files(root)):
             raise PrintshopError.at(root, f"no {MANIFEST_NAME} and no Markdown files here: "
                                     "nothing to build")
-        title = root.name.replace("-", " ").replace("_", " ").strip() or "Book"
+        project = cls(root, Manifest(products=cls._book_product(root)), None)
+        project.manuscript = True
+        return project
+
+    @staticmethod
+    def _book_product(root: Path) -> dict:
         name = slugify(root.name) if slugify(root.name) != "section" else "book"
-        manifest = Manifest(title=title, products={name: {"kind": "guide", "chapters": "."}})
-        return cls(root, manifest, None)
+        return {name: {"kind": "guide", "chapters": "."}}
+
+    def _check_fonts(self, doc) -> None:
+        from printshop.safepath import UnsafePath, resolve_inside
+
+        problems = Problems()
+        for n, name in enumerate(self.manifest.fonts):
+            line = doc.pos(("fonts", n)).line
+            try:
+                path = resolve_inside(name, [self.root], base=self.root)
+            except UnsafePath as exc:
+                problems.add(self.manifest_path, f"fonts: '{name}' {exc}", line)
+                continue
+            if path.suffix.lower() not in (".ttf", ".otf", ".ttc"):
+                problems.add(self.manifest_path, f"fonts: '{name}' is not a font file "
+                             "(.ttf, .otf or .ttc)", line)
+        problems.raise_if_any()
 
     def _check_product_names(self, doc) -> None:
         from printshop.output import check_output_name
@@ -83,7 +123,28 @@ class Project:
     # --- where things are -------------------------------------------------------------------
     @property
     def is_foreign(self) -> bool:
-        return self.manifest_path is None
+        """A manuscript (no manifest, or one without products): one book of its Markdown."""
+        return self.manuscript
+
+    @property
+    def title(self) -> str:
+        return self.manifest.title or readable_name(self.root.name) or "Book"
+
+    @property
+    def html_mode(self) -> str:
+        if self.manifest.html:
+            return self.manifest.html
+        return "trusted" if self.manifest.raw_html else "sanitized"
+
+    @property
+    def system_fonts(self) -> bool:
+        if self.manifest.system_fonts is not None:
+            return self.manifest.system_fonts
+        return self.is_foreign
+
+    @property
+    def font_files(self) -> list[Path]:
+        return [(self.root / name).resolve() for name in self.manifest.fonts]
 
     @property
     def template_dirs(self) -> list[Path]:

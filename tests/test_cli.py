@@ -95,7 +95,7 @@ def test_missing_table_in_markdown(project_copy, previous_build):
 def test_missing_cross_reference(project_copy, previous_build):
     chapter = project_copy / "guide" / "01-welcome.md"
     chapter.write_text(chapter.read_text() + "\nSee [[The Lost Chapter]].\n")
-    output = build_fails(project_copy, previous_build)
+    output = build_fails(project_copy, previous_build, "--strict")
     assert re.search(r"guide/01-welcome\.md:\d+: cross-reference \[\[The Lost Chapter\]\]", output)
 
 
@@ -108,7 +108,7 @@ def test_images_outside_the_project_are_refused(project_copy, previous_build, sr
     (project_copy.parent / "secret.png").write_bytes(b"secret")
     chapter = project_copy / "guide" / "01-welcome.md"
     chapter.write_text(chapter.read_text() + f"\n![map]({src})\n")
-    output = build_fails(project_copy, previous_build)
+    output = build_fails(project_copy, previous_build, "--strict")
     assert "guide/01-welcome.md:" in output and message in output
 
 

@@ -6,16 +6,22 @@ from printshop.errors import Problems
 from printshop.source.markdown import MarkdownReader, slugify
 
 
-def read(tmp_path, files: dict[str, str], raw_html=False, check=None):
+def read(tmp_path, files: dict[str, str], raw_html=False, check=None, html=None):
     paths = []
     for name, text in files.items():
         path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         paths.append(path)
-    reader = MarkdownReader(tmp_path, [tmp_path], raw_html=raw_html, directive_check=check)
+    reader = MarkdownReader(tmp_path, [tmp_path], raw_html=raw_html, directive_check=check,
+                            html=html)
     problems = Problems()
     manuscript = reader.read(paths, problems)
     return reader, manuscript, problems.items
+
+
+def warnings_of(manuscript):
+    return [(w.line, w.message) for w in manuscript.warnings]
 
 
 def html_of(reader, manuscript, directive=lambda n, a, attrs: f"[{n}:{a}]"):
@@ -32,7 +38,7 @@ def test_chapters_split_at_level_one_headings(tmp_path):
 def test_heading_ids_are_unique_across_files_and_can_be_chosen(tmp_path):
     reader, ms, _ = read(tmp_path, {"a.md": "# Rules\n\n## Death\n", "b.md": "# More\n\n## Death\n\n"
                                     "## Leveling Up {#levelling}\n"})
-    assert {"death", "death-2", "levelling"} <= set(ms.headings)
+    assert {"death", "death-1", "levelling"} <= set(ms.headings)
     assert ms.headings["levelling"].title == "Leveling Up"
 
 
@@ -52,11 +58,13 @@ def test_cross_reference_may_wrap_onto_the_next_line(tmp_path):
     assert 'href="#saving-throws"' in html_of(reader, ms)
 
 
-def test_missing_cross_reference_names_file_and_line(tmp_path):
-    _, _, problems = read(tmp_path, {"a.md": "# A\n\nline two\n\nand [[Nowhere]] here\n"})
-    assert [(p.line, p.message) for p in problems] == [
-        (5, "cross-reference [[Nowhere]]: no section with that title or id")]
-    assert problems[0].path.endswith("a.md")
+def test_missing_cross_reference_is_a_warning_at_file_and_line_and_prints_as_text(tmp_path):
+    reader, ms, problems = read(tmp_path, {"a.md": "# A\n\nline two\n\nand [[Nowhere]] here\n"})
+    assert not problems
+    assert warnings_of(ms) == [(5, "cross-reference [[Nowhere]]: no note, section title or id; "
+                                   "printed as plain text")]
+    assert ms.warnings[0].path.endswith("a.md")
+    assert "and Nowhere here" in html_of(reader, ms)
 
 
 def test_directives_are_checked_and_rendered(tmp_path):
@@ -71,8 +79,8 @@ def test_containers_make_labelled_boxes(tmp_path):
     reader, ms, _ = read(tmp_path, {"a.md": "# A\n\n::: optional Fresh Meat\nA new hero.\n:::\n\n"
                                     "::: sidebar Pregens\nRoll them.\n:::\n"})
     html = html_of(reader, ms)
-    assert '<div class="box optional">' in html and "Optional rule: Fresh Meat" in html
-    assert '<aside class="box sidebar">' in html and "</aside>" in html
+    assert '<div class="box optional" data-line="3">' in html and "Optional rule: Fresh Meat" in html
+    assert '<aside class="box sidebar" data-line="7">' in html and "</aside>" in html
 
 
 @pytest.mark.parametrize("snippet", [
@@ -102,10 +110,12 @@ def test_html_comments_are_dropped(tmp_path):
 @pytest.mark.parametrize("link, word", [("javascript:alert(1)", "javascript"),
                                         ("file:///etc/passwd", "file"),
                                         ("data:text/html,hi", "data")])
-def test_dangerous_links_are_reported_not_dropped(tmp_path, link, word):
-    _, _, problems = read(tmp_path, {"a.md": f"# A\n\nsome\n[x]({link})\n"})
-    assert len(problems) == 1 and problems[0].line == 4
-    assert f"{word}: links are not allowed" in problems[0].message
+def test_dangerous_links_are_reported_and_print_as_plain_text(tmp_path, link, word):
+    reader, ms, _ = read(tmp_path, {"a.md": f"# A\n\nsome\n[x]({link})\n"})
+    assert len(ms.warnings) == 1 and ms.warnings[0].line == 4
+    assert f"{word}: links are not allowed" in ms.warnings[0].message
+    html = html_of(reader, ms)
+    assert "some\nx</p>" in html and link.split(":")[0] + ":" not in html
 
 
 def test_images_must_be_files_inside_the_project(tmp_path):
@@ -116,23 +126,137 @@ def test_images_must_be_files_inside_the_project(tmp_path):
     outside.write_text("secret")
     files = {"a.md": "# A\n\n![ok](pic.png)\n\n![up](../secret.txt)\n\n![enc](%2e%2e/secret.txt)\n\n"
              "![abs](/etc/passwd)\n\n![web](http://127.0.0.1:9/x.png)\n\n![gone](nope.png)\n"}
-    _, _, problems = read(tmp_path, files)
-    by_line = {p.line: p.message for p in problems}
+    reader, ms, problems = read(tmp_path, files)
+    assert not problems  # a book despite problems: each is a warning and a placeholder box
+    by_line = {p.line: p.message for p in ms.warnings}
     assert set(by_line) == {5, 7, 9, 11, 13}
     assert "outside the project" in by_line[5] and "outside the project" in by_line[7]
-    assert "absolute paths" in by_line[9]
+    assert "not found" in by_line[9]  # /etc/passwd means <root>/etc/passwd, never the system's
     assert "never fetches from the network" in by_line[11]
     assert "not found" in by_line[13]
+    html = html_of(reader, ms)
+    assert html.count('class="missing-image"') == 5 and "secret" not in html.split("img")[-1]
+    assert 'Missing image: <code>nope.png</code>' in html
 
 
-def test_links_to_unknown_ids_are_errors_but_github_style_anchors_resolve(tmp_path):
+def test_links_to_unknown_ids_are_warnings_and_github_style_anchors_resolve(tmp_path):
     reader, ms, problems = read(tmp_path, {"a.md": "# A\n\n[ok](#socketbindport-callback) "
                                            "[bad](#nowhere)\n\n## `socket.bind(port, callback)`\n"})
-    assert [p.message for p in problems] == ["link to '#nowhere': no section has that id"]
-    assert 'href="#socket-bind-port-callback"' in html_of(reader, ms)
+    assert [p.message for p in ms.warnings] == ["link to '#nowhere': no heading has that id"]
+    assert 'href="#socketbindport-callback"' in html_of(reader, ms)
+    assert "bad</p>" in html_of(reader, ms)
 
 
 def test_slugify():
     assert slugify("Step 1: Roll Your Class") == "step-1-roll-your-class"
     assert slugify("Élan & Crits!") == "elan-crits"
     assert slugify("!!!") == "section"
+
+
+# --- manuscripts written for other tools (tests/fixtures/manuscripts) -------------------------
+
+from conftest import FIXTURES  # noqa: E402
+
+MANUSCRIPTS = FIXTURES / "manuscripts"
+
+
+def read_folder(name, html="sanitized"):
+    root = MANUSCRIPTS / name
+    files = sorted(root.rglob("*.md"))
+    reader = MarkdownReader(root, [root], html=html)
+    problems = Problems()
+    manuscript = reader.read(files, problems)
+    assert not problems.items, problems.items
+    return reader, manuscript
+
+
+def test_kramdown_site_front_matter_order_drafts_toc_and_links():
+    reader, ms = read_folder("kramdown")
+    assert [c.title for c in ms.chapters] == ["The Lantern Road", "Rules", "Spells"]  # nav_order
+    assert ms.title == "The Lantern Road" and ms.front_matter["author"] == "Test Author"
+    assert ms.warnings == []
+    html = html_of(reader, ms)
+    assert "DRAFT TEXT" not in html and "nav_order" not in html and "layout:" not in html
+    assert "{:" not in html and "TOC" not in html
+    assert '<nav class="file-toc">' in html
+    # links written for GitHub/kramdown ids, across files, without .md
+    assert '<a href="#arcane-eye">Arcane Eye</a>' in html
+    assert '<a href="#walking">the road</a>' in html and '<a href="#spells">the spells</a>' in html
+    assert '<a href="#light-spell">first</a>' in html and '<a href="#light-1">third</a>' in html
+    # a site-root image path, from the manuscript's folder
+    assert (MANUSCRIPTS / "kramdown" / "assets" / "img" / "map.png").as_uri() in html
+    spells = next(c for c in ms.chapters if c.title == "Spells")
+    assert [h.title for h in spells.sections] == ["Arcane Eye", "Light", "Light", "Light"]
+
+
+def test_obsidian_vault_wikilinks_callouts_embeds_and_block_ids():
+    reader, ms = read_folder("obsidian")
+    assert [c.title for c in ms.chapters] == ["Combat", "Magic"]  # a note without # heading
+    assert warnings_of(ms) == [(19, "cross-reference [[Nowhere]]: no note, section title or "
+                                    "id; printed as plain text")]
+    html = html_of(reader, ms)
+    assert '<a class="xref" href="#magic">Magic</a>' in html
+    assert '<a class="xref" href="#casting-a-spell">how to cast</a>' in html
+    assert '<a class="xref" href="#experience">Experience</a>' in html
+    assert '<a class="xref" href="#rounds">Rounds</a>' in html
+    assert 'id="block-focus"' in html and 'href="#block-focus"' in html
+    assert 'id="block-rounds-rule"' in html and "^rounds-rule" not in html
+    assert 'class="box callout callout-warning"' in html and "[!warning]" not in html
+    assert (MANUSCRIPTS / "obsidian" / "attachments" / "sword.png").as_uri() in html
+    assert "tags:" not in html
+
+
+def test_pandoc_chapter_with_broken_tags_keeps_every_paragraph():
+    reader, ms = read_folder("pandoc")
+    assert [c.title for c in ms.chapters] == ["Chapter One: The Mine"]
+    assert warnings_of(ms) == [(31, "HTML comment '<!--' is never closed: printed as text "
+                                    "so the rest of the chapter is not hidden")]
+    html = html_of(reader, ms)
+    assert "The last paragraph must still print." in html
+    assert "<b>a long way. Nobody closed that bold tag.</b>" in html
+    assert "<strong>" not in html.split("Old text")[1][:80]  # the bold ended with its block
+    for gone in ("onclick", "<script", "alert", "<iframe", "<form", "<input", "<base",
+                 "javascript:", "<font", "onerror"):
+        assert gone not in html, gone
+    assert "<details><summary>Rumours</summary>" in html and "The lamp is cursed" in html
+    assert "<sub>2</sub>" in html and "<br>" in html
+    assert (MANUSCRIPTS / "pandoc" / "lamp.png").as_uri() in html
+    assert '<a href="#chapter-one">a good one</a>' in html
+
+
+def test_missing_image_and_dangling_link_are_warnings_with_a_placeholder(tmp_path):
+    reader, ms = read_folder("missing-image")
+    assert warnings_of(ms) == [
+        (5, "image 'maps/level-1.png': file not found; a placeholder box is printed instead"),
+        (7, "link to '#nowhere': no heading has that id")]
+    html = html_of(reader, ms)
+    assert 'Missing image: <code>maps/level-1.png</code>' in html
+    assert '<p data-line="7">After the map: see the rules.</p>' in html
+
+
+def test_links_to_files_and_headings_across_the_book(tmp_path):
+    reader, ms, _ = read(tmp_path, {
+        "a.md": "# A\n\n[b](b.md) [b2](b) [eye](b.md#arcane-eye) [eye2](sub/c.md#arcane-eye) "
+                "[bad](b.md#nope) [gone](nothing.md)\n\n## Arcane Eye\n",
+        "b.md": "# B\n\n## Arcane Eye\n", "sub/c.md": "# C\n\n## Arcane Eye\n"})
+    html = html_of(reader, ms)
+    assert '<a href="#b">b</a>' in html and '<a href="#b">b2</a>' in html
+    # each file's own "arcane-eye" is a different heading in the book
+    assert '<a href="#arcane-eye-1">eye</a>' in html and '<a href="#arcane-eye-2">eye2</a>' in html
+    assert [m for _, m in warnings_of(ms)] == [
+        "link 'b.md#nope': no heading 'nope' in b.md; printed as plain text",
+        "link 'nothing.md': no chapter 'nothing.md' in the book; printed as plain text"]
+
+
+def test_site_root_paths_never_leave_the_project(tmp_path):
+    (tmp_path.parent / "outside.png").write_bytes(b"x")
+    reader, ms, _ = read(tmp_path, {"a.md": "# A\n\n![x](/../outside.png)\n"})
+    assert "outside the project" in ms.warnings[0].message
+    assert "outside.png" not in html_of(reader, ms).replace("<code>/../outside.png</code>", "")
+
+
+def test_many_dangling_links_to_one_file_are_one_warning(tmp_path):
+    _, ms, _ = read(tmp_path, {"a.md": "# A\n\n[x](net.md#a)\n[y](net.md#b)\n[z][]\n\n"
+                                      "[z]: net.md\n"})
+    assert warnings_of(ms) == [(3, "3 links to 'net.md': no chapter 'net.md' in the book; "
+                                   "printed as plain text (also lines 4, 5)")]

@@ -231,8 +231,11 @@ def test_foreign_manuscript_builds_as_a_book(tmp_path):
     """Markdown not written for printshop (Node.js API docs): TOC, bookmarks, A4/A5."""
     for paper, width_mm in (("a4", 210), ("a5", 148)):
         out = tmp_path / paper
-        report = build_project(FIXTURES / "foreign-manuscript", out, paper=paper, strict=True)
-        assert report.warnings == []
+        report = build_project(FIXTURES / "foreign-manuscript", out, paper=paper)
+        # it links to the rest of the Node.js docs: one warning per missing file, not per link
+        assert len(report.warnings) == 6
+        assert all("no chapter '" in w.message and "printed as plain text" in w.message
+                   for w in report.warnings)
         pdf = pdf_reader(out / "foreign-manuscript.pdf")
         assert abs(float(pdf.pages[0].mediabox.width) * 25.4 / 72 - width_mm) < 0.5
         titles = [t for d, t, _ in outline(pdf) if d == 0]

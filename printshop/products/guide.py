@@ -35,8 +35,8 @@ class GuideOptions(Strict):
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
     formats: list[Literal["pdf", "html"]] = ["pdf", "html"]
     template: str = "guide.html.j2"
-    stylesheets: list[str] = ["css/fonts.css", "css/book.css"]
-    screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css"]
+    stylesheets: list[str] = ["css/fonts.css", "css/book.css", "css/manuscript.css"]
+    screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css", "css/manuscript.css"]
     print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
     blank_sheet: bool = False  # the blank character sheet as the book's last page
 
@@ -55,10 +55,8 @@ class Guide(Product):
         if not project.is_foreign:
             project.tables  # noqa: B018  (load now: table errors come before chapter errors)
             project.classes  # noqa: B018
-        reader = MarkdownReader(project.root, project.read_roots,
-                                raw_html=project.manifest.raw_html,
-                                directive_check=self._check_directive,
-                                warn_file_links=not project.is_foreign)
+        reader = MarkdownReader(project.root, project.read_roots, html=project.html_mode,
+                                directive_check=self._check_directive)
         problems = Problems()
         manuscript = reader.read(files, problems)
         problems.raise_if_any()
@@ -147,7 +145,7 @@ class Guide(Product):
 
         chapters = []
         for chapter in manuscript.chapters:
-            body = reader.render(chapter, directive)
+            body = reader.render(chapter, directive, edition=edition)
             if edition == "print":
                 warn_missing_glyphs(ctx, body, str(chapter.path))
             chapters.append({"id": chapter.id, "title": chapter.title,
@@ -158,8 +156,10 @@ class Guide(Product):
         manifest = project.manifest
         front = manuscript.front_matter
         book = {
-            "title": self.options.title or (front.get("title") if project.is_foreign else None)
-            or manifest.title,
+            # the manifest, else the opening file's front matter or first heading, else the
+            # folder's name
+            "title": self.options.title or manifest.title or manuscript.title
+            or project.title,
             "subtitle": self.options.subtitle or manifest.subtitle or front.get("subtitle"),
             "author": manifest.author or front.get("author"),
             "credits": manifest.credits,
@@ -169,6 +169,7 @@ class Guide(Product):
             "date": build_date(),
             "version": __version__,
             "product": self.name,
+            "chapter_start": manifest.chapter_start,
         }
         screen_css = ""
         if edition == "screen":

@@ -1,0 +1,102 @@
+"""`:::name Title … :::` containers (pandoc fenced divs, Docusaurus admonitions, printshop's
+boxes) and `::name[argument]{key="value"}` directives on a line of their own.
+
+Every container becomes a labelled box: printshop's own kinds (note, sidebar, optional,
+example), the common admonitions (tip, warning …) with their usual label, and any other
+name as a box labelled with that name made readable, never as literal colons.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mdit_py_plugins.container import container_plugin
+
+from printshop.source.markdown.slugs import readable_name
+
+_DIRECTIVE_RE = re.compile(
+    r"^::([a-z][a-z0-9-]*)\[([^\]\n]*)\](?:\{([^}\n]*)\})?[ \t]*$")
+_ATTR_RE = re.compile(r'([a-z][a-z0-9_-]*)="([^"]*)"')
+_INFO_RE = re.compile(r"^\s*(?:\{([^}]*)\}|([\w-]+))?\s*(?:\[([^\]]*)\])?\s*(?:\{[^}]*\})?\s*(.*)$")
+LABELS = {"optional": "Optional rule", "example": "Example", "tip": "Tip", "info": "Info",
+          "warning": "Warning", "caution": "Caution", "danger": "Danger",
+          "important": "Important", "note": None, "sidebar": None}
+
+
+def container_info(info: str) -> tuple[str, str]:
+    """(kind, title) of `note Title`, `tip[Title]`, `{.warning}`, `{#id .class}`."""
+    match = _INFO_RE.match(info.strip())
+    braces, word, bracket, rest = match.groups() if match else (None, None, None, info)
+    kind = word or ""
+    if braces:
+        classes = re.findall(r"\.([\w-]+)", braces)
+        kind = classes[0] if classes else ""
+    title = (bracket or rest or "").strip()
+    return kind.lower(), title
+
+
+def use(md, escape) -> None:
+    md.use(container_plugin, name="box", validate=lambda params, markup: True,
+           render=lambda self, tokens, idx, options, env: _render(tokens, idx, escape))
+    md.block.ruler.before("paragraph", "directive", _directive_rule,
+                          {"alt": ["paragraph", "reference", "blockquote", "list"]})
+    md.add_render_rule("directive", _render_directive)
+
+
+def _render(tokens, idx, escape) -> str:
+    token = tokens[idx]
+    if token.nesting == -1:
+        return "</aside>\n" if (token.meta or {}).get("aside") else "</div>\n"
+    kind, title = container_info(token.info)
+    css_kind = re.sub(r"[^a-z0-9-]", "", kind) or "box"
+    label = LABELS.get(kind, readable_name(kind) if kind else None)
+    if kind == "optional":
+        heading = f'<p class="box-label">{label}{": " + escape(title) if title else ""}</p>\n'
+    elif title:
+        heading = f'<p class="box-title">{escape(title)}</p>\n'
+    elif label:
+        heading = f'<p class="box-label">{escape(label)}</p>\n'
+    else:
+        heading = ""
+    tag = "aside" if kind == "sidebar" else "div"
+    depth = 0
+    for close in tokens[idx + 1:]:  # the matching close renders with the same tag
+        if close.type == token.type:
+            depth += 1
+        elif close.type == token.type.replace("_open", "_close"):
+            if depth == 0:
+                close.meta = {"aside": tag == "aside"}
+                break
+            depth -= 1
+    line = f' data-line="{token.map[0] + 1}"' if token.map else ""
+    return f'<{tag} class="box {css_kind}"{line}>\n{heading}'
+
+
+def _directive_rule(state, start_line, end_line, silent):
+    pos = state.bMarks[start_line] + state.tShift[start_line]
+    maximum = state.eMarks[start_line]
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    line = state.src[pos:maximum]
+    if not line.startswith("::") or line.startswith(":::"):
+        return False
+    match = _DIRECTIVE_RE.match(line)
+    if not match:
+        return False
+    if silent:
+        return True
+    token = state.push("directive", "", 0)
+    token.map = [start_line, start_line + 1]
+    token.meta = {"name": match[1], "argument": match[2].strip(),
+                  "attrs": dict(_ATTR_RE.findall(match[3] or ""))}
+    token.content = line
+    state.line = start_line + 1
+    return True
+
+
+def _render_directive(self, tokens, idx, options, env):
+    renderer = env.get("directive_renderer")
+    meta = tokens[idx].meta
+    if renderer is None:
+        return ""
+    return renderer(meta["name"], meta["argument"], meta["attrs"]) + "\n"

@@ -1,0 +1,188 @@
+"""Where links, cross-references and images point, for the whole manuscript at once.
+
+* `#id` looks in the link's own file first (ids as GitHub and kramdown make them, `-1`,
+  `-2` for repeats), then in the whole book, then the aliases other tools would use;
+* `other.md#id`, `other#id`, `other.md`, `other`, `sub/other.md`: that chapter file;
+* `[[Note]]`, `[[Note#Heading]]`, `[[Note#^block]]`, `[[#Heading]]`: an Obsidian note by
+  its file name, then a heading by title or id (printshop's own `[[Experience]]`);
+* images: relative to the chapter, or from the manuscript's root when they start with `/`
+  (as on a static site); only files inside the project, never the network.
+
+Anything that does not resolve is reported by the reader and printed as plain text (a link)
+or as a visible box naming the path (an image).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote
+
+from printshop.safepath import UnsafePath, resolve_inside
+from printshop.source.images import ImageRefused, check_image_size
+from printshop.source.markdown.slugs import aliases, github_slug
+
+SAFE_SCHEMES = ("http://", "https://", "mailto:")
+
+
+@dataclass
+class Heading:
+    id: str
+    title: str
+    level: int
+    path: Path
+    line: int
+    no_toc: bool = False
+
+
+@dataclass
+class SourceFile:
+    path: Path
+    local_ids: dict[str, Heading] = field(default_factory=dict)
+    block_ids: dict[str, str] = field(default_factory=dict)
+    headings: list[Heading] = field(default_factory=list)
+    chapter_id: str | None = None
+
+
+class Links:
+    def __init__(self, root: Path, roots: list[Path], files: list[SourceFile],
+                 headings: dict[str, Heading]):
+        self.root = root
+        self.roots = roots
+        self.headings = headings
+        self.files = {f.path.resolve(): f for f in files}
+        self.by_stem: dict[str, list[SourceFile]] = {}
+        for f in files:
+            self.by_stem.setdefault(f.path.stem.casefold(), []).append(f)
+        self.block_ids = {bid for f in files for bid in f.block_ids.values()}
+        self.aliases: dict[str, str] = {}
+        self.by_title: dict[str, list[Heading]] = {}
+        for heading in headings.values():
+            self.by_title.setdefault(heading.title.casefold(), []).append(heading)
+            for alias in aliases(heading.title):
+                self.aliases.setdefault(alias, heading.id)
+
+    # --- fragments -------------------------------------------------------------------------
+    def fragment(self, source: SourceFile, wanted: str) -> str | None:
+        wanted = unquote(wanted)
+        if wanted.startswith("^"):
+            return source.block_ids.get(wanted[1:])
+        if wanted in source.local_ids:
+            return source.local_ids[wanted].id
+        if wanted.lower() in source.local_ids:
+            return source.local_ids[wanted.lower()].id
+        if wanted in self.headings or wanted in self.block_ids:
+            return wanted
+        return self.aliases.get(wanted) or self.aliases.get(github_slug(wanted))
+
+    def file_for(self, base: SourceFile, target: str) -> SourceFile | None:
+        target = unquote(target)
+        candidates = [target] if target.endswith(".md") else [target + ".md", target,
+                                                             target.rstrip("/") + "/index.md"]
+        for candidate in candidates:
+            where = (self.root / candidate.lstrip("/")) if candidate.startswith("/") \
+                else (base.path.parent / candidate)
+            found = self.files.get(where.resolve())
+            if found:
+                return found
+        return None
+
+    # --- links -----------------------------------------------------------------------------
+    def href(self, source: SourceFile, href: str) -> tuple[str | None, str | None]:
+        """(new href or None to print plain text, problem or None)."""
+        if href.startswith("#"):
+            found = self.fragment(source, href[1:])
+            return ("#" + found, None) if found else (None, f"link to '{href}': no heading "
+                                                           "has that id")
+        lowered = href.strip().lower()
+        if lowered.startswith(SAFE_SCHEMES):
+            return href, None
+        if ":" in lowered.split("/")[0]:
+            scheme = lowered.split(":")[0]
+            return None, (f"link '{href}': {scheme}: links are not allowed (use http(s), "
+                          "mailto or #section); printed as plain text")
+        target, _, fragment = href.partition("#")
+        other = self.file_for(source, target) if target else source
+        if other is None:
+            return None, f"link '{href}': no chapter '{target}' in the book; printed as " \
+                         "plain text"
+        if fragment:
+            found = self.fragment(other, fragment)
+            if found:
+                return "#" + found, None
+            return None, f"link '{href}': no heading '{fragment}' in {other.path.name}; " \
+                         "printed as plain text"
+        return ("#" + other.chapter_id, None) if other.chapter_id else (None, None)
+
+    # --- cross-references and wikilinks ------------------------------------------------------
+    def xref(self, source: SourceFile, meta: dict) -> tuple[Heading | str | None, str | None]:
+        note, fragment, target = meta["note"], meta["fragment"], meta["target"]
+        if fragment or "#" in target:
+            other = self._note(note) if note else source
+            if other is None:
+                return None, f"[[{target}]]: no note '{note}' in the book"
+            found = self.fragment(other, fragment) or self._title_in(other, fragment)
+            if found is None:
+                return None, f"[[{target}]]: no heading '{fragment}' in {other.path.name}"
+            return self.headings.get(found) or found, None
+        other = self._note(note)
+        if other is not None and other.chapter_id:
+            return self.headings[other.chapter_id], None
+        found = self.headings.get(target) or self.headings.get(self.aliases.get(target, ""))
+        candidates = self.by_title.get(target.casefold(), [])
+        if len(candidates) == 1:
+            found = candidates[0]
+        if found is not None:
+            return found, None
+        hint = "" if not candidates else (" (several sections have that title: use the id, "
+                                          f"e.g. [[{candidates[0].id}]])")
+        return None, f"cross-reference [[{target}]]: no note, section title or id{hint}"
+
+    def _note(self, note: str) -> SourceFile | None:
+        name = note.strip().removesuffix(".md")
+        if "/" in name:
+            for path, f in self.files.items():
+                if path.with_suffix("").as_posix().casefold().endswith("/" + name.casefold()):
+                    return f
+        matches = self.by_stem.get(name.split("/")[-1].casefold(), [])
+        return matches[0] if matches else None
+
+    def _title_in(self, source: SourceFile, title: str) -> str | None:
+        for heading in source.headings:
+            if heading.title.casefold() == title.casefold():
+                return heading.id
+        return None
+
+    # --- images ----------------------------------------------------------------------------
+    def image(self, source: SourceFile, src: str, embed: bool = False) -> tuple[str | None, str | None]:
+        """(file URI or None for a placeholder, problem or None)."""
+        lowered = src.strip().lower()
+        if lowered.startswith(("http://", "https://", "//")):
+            return None, (f"image '{src}': printshop never fetches from the network; save "
+                          "the image inside the project")
+        if ":" in lowered.split("/")[0]:
+            return None, f"image '{src}': only files inside the project can be used"
+        path = unquote(src.split("#")[0].split("?")[0])
+        try:
+            if path.startswith("/"):  # a site-root path: from the manuscript's root
+                resolved = resolve_inside(path.lstrip("/"), self.roots, base=self.root)
+            elif embed:
+                resolved = self._embedded(source, path)
+            else:
+                resolved = resolve_inside(path, self.roots, base=source.path.parent)
+            check_image_size(resolved, resolved.name)
+        except (UnsafePath, ImageRefused) as exc:
+            return None, f"image '{src}': {exc}"
+        return resolved.as_uri(), None
+
+    def _embedded(self, source: SourceFile, name: str) -> Path:
+        """Obsidian finds `![[map.png]]` next to the note, else anywhere in the vault."""
+        try:
+            return resolve_inside(name, self.roots, base=source.path.parent)
+        except UnsafePath:
+            pass
+        if "/" not in name and ".." not in name:
+            for candidate in sorted(self.root.rglob(name)):
+                if not any(p.startswith(".") for p in candidate.relative_to(self.root).parts):
+                    return resolve_inside(candidate, self.roots, allow_absolute=True)
+        return resolve_inside(name, self.roots, base=self.root)

@@ -1,0 +1,452 @@
+"""The Markdown reader: chapter files → checked token streams → HTML fragments.
+
+markdown-it-py (CommonMark, tables, footnotes, definition lists) with one small plugin per
+dialect a manuscript may be written in:
+
+* front matter (frontmatter.py): read, never printed; order, drafts, titles;
+* ids and links (slugs.py, links.py): GitHub/kramdown heading ids, `#id`, `other.md#id`;
+* kramdown attribute lines and `{:toc}` (kramdown.py);
+* wikilinks, embeds, block ids (wikilinks.py), printshop's `[[Experience]]` among them;
+* callouts (callouts.py) and `:::` containers with `::name[arg]` directives (containers.py);
+* raw HTML escaped, sanitized or trusted (rawhtml.py).
+
+A problem a reader can live with (a missing image, a dangling link) is a warning at the
+chapter file and line, and the book still prints (a placeholder box, plain text); `--strict`
+makes warnings errors. Problems the project must fix (an unknown table) are errors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+
+from printshop.errors import PrintshopError, Problems
+from printshop.source.markdown import (callouts, containers, kramdown, rawhtml, widetables,
+                                       wikilinks)
+from printshop.source.markdown.frontmatter import FrontMatter, split_front_matter
+from printshop.source.markdown.links import Heading, Links, SourceFile
+from printshop.source.markdown.slugs import Slugger, readable_name, unique_id
+from printshop.source.yamlfile import read_text
+
+MAX_CHAPTER_BYTES = 2_000_000
+_MISSING_FILE_RE = re.compile(r"no chapter '([^']*)' in the book")
+INDEX_NAMES = ("index", "readme", "_index", "home")
+
+
+@dataclass
+class Chapter:
+    """One `#` heading and everything up to the next one."""
+
+    id: str
+    title: str
+    path: Path
+    tokens: list[Token]
+    headings: list[Heading] = field(default_factory=list)
+    source: SourceFile | None = None
+
+    @property
+    def sections(self) -> list[Heading]:
+        return [h for h in self.headings if h.level == 2 and not h.no_toc]
+
+
+@dataclass
+class Directive:
+    name: str
+    argument: str
+    attrs: dict[str, str]
+    path: Path
+    line: int
+
+
+@dataclass
+class Manuscript:
+    chapters: list[Chapter]
+    headings: dict[str, Heading]
+    directives: list[Directive]
+    front_matter: dict[str, str]
+    files: list[Path]
+    warnings: list = field(default_factory=list)
+    title: str | None = None  # from the opening file: its front matter, else its first `#`
+
+
+def build_parser(html: str = "escaped") -> MarkdownIt:
+    # HTML is always *parsed* (so comments can be dropped, as every Markdown viewer hides
+    # them); the mode decides whether it prints as text, sanitized or as it is.
+    md = MarkdownIt("commonmark", {"html": True, "typographer": True})
+    md.enable(["table", "strikethrough", "replacements", "smartquotes"])
+    md.use(footnote_plugin)
+    md.use(deflist_plugin)
+    containers.use(md, rawhtml.escape)
+    callouts.use(md, rawhtml.escape)
+    kramdown.use(md)
+    wikilinks.use(md)
+    rawhtml.use(md, html)
+    widetables.use(md)
+    # Links are checked (and reported) by the reader, not silently dropped by the parser.
+    md.validateLink = lambda url: True
+    md.add_render_rule("xref", _render_xref)
+    md.add_render_rule("link_open", _render_link_open)
+    md.add_render_rule("link_close", _render_link_close)
+    md.add_render_rule("missing_image", _render_missing_image)
+    for kind in ("paragraph_open", "table_open", "bullet_list_open", "ordered_list_open",
+                 "blockquote_open", "heading_open", "fence", "code_block", "hr", "dl_open"):
+        md.add_render_rule(kind, _with_line(md.renderer.rules.get(kind)))
+    return md
+
+
+def build_inline_parser() -> MarkdownIt:
+    """For table cells and one-line texts from YAML: emphasis and code, nothing that fetches."""
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True})
+    md.enable(["replacements", "smartquotes"])
+    md.disable(["image", "link", "autolink", "html_inline"])
+    return md
+
+
+# --- renderers -----------------------------------------------------------------------------
+
+def _with_line(rule):
+    """Top-level blocks carry their source line (`data-line`): a box that overflows the page
+    is reported at the chapter file and line."""
+    def render(self, tokens, idx, options, env):
+        token = tokens[idx]
+        if token.map and token.level == 0 and env.get("lines"):
+            token.attrSet("data-line", str(token.map[0] + 1))
+        block_id = (token.meta or {}).get("block_id")
+        if block_id and env.get("block_ids") and not token.attrGet("id"):
+            token.attrSet("id", env["block_ids"].get(block_id, ""))
+        if rule is not None:
+            return rule(tokens, idx, options, env)
+        return self.renderToken(tokens, idx, options, env)
+    return render
+
+
+def _render_link_open(self, tokens, idx, options, env):
+    token = tokens[idx]
+    if (token.meta or {}).get("unlinked"):
+        for close in tokens[idx + 1:]:
+            if close.type == "link_close" and close.level == token.level:
+                close.meta = {"unlinked": True}
+                break
+        return ""
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _render_link_close(self, tokens, idx, options, env):
+    if (tokens[idx].meta or {}).get("unlinked"):
+        return ""
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _render_xref(self, tokens, idx, options, env):
+    meta = tokens[idx].meta
+    target = meta.get("resolved")
+    shown = meta["fragment"] if meta["fragment"] and not meta["fragment"].startswith("^") \
+        else meta["note"] or meta["target"]
+    if isinstance(target, Heading):
+        label = meta["label"] or (target.title if not meta["fragment"] else shown)
+        return f'<a class="xref" href="#{target.id}">{rawhtml.escape(label)}</a>'
+    if isinstance(target, str):
+        return f'<a class="xref" href="#{target}">{rawhtml.escape(meta["label"] or shown)}</a>'
+    return rawhtml.escape(meta["label"] or shown)
+
+
+def _render_missing_image(self, tokens, idx, options, env):
+    src = tokens[idx].meta["src"]
+    return (f'<span class="missing-image" role="img">Missing image: '
+            f'<code>{rawhtml.escape(src)}</code></span>')
+
+
+# --- the reader -----------------------------------------------------------------------------
+
+class MarkdownReader:
+    """Reads chapter files into a checked Manuscript.
+
+    `directive_check(name, argument, attrs) -> str | None` returns a problem message for a
+    directive the project cannot satisfy (an unknown table), or None.
+    """
+
+    def __init__(self, root: Path, roots: list[Path], raw_html: bool = False,
+                 directive_check: Callable[[str, str, dict], str | None] | None = None,
+                 warn_file_links: bool = True, html: str | None = None):
+        self.root = root
+        self.roots = roots
+        self.html = html or ("trusted" if raw_html else "escaped")
+        self.warn_file_links = warn_file_links
+        self.warnings: Problems = Problems()
+        self.md = build_parser(self.html)
+        self.directive_check = directive_check or (lambda *a: None)
+        self.links: Links | None = None
+
+    def read(self, files: list[Path], problems: Problems) -> Manuscript:
+        parsed: list[tuple[SourceFile, FrontMatter, list[Token]]] = []
+        for path in files:
+            try:
+                text = read_text(path, MAX_CHAPTER_BYTES)
+                front, text = split_front_matter(text, path)
+            except PrintshopError as exc:  # keep reading the other chapters
+                problems.items.extend(exc.problems)
+                continue
+            if front.draft:
+                continue
+            text, html_warnings = rawhtml.prescan(text)
+            for line, message in html_warnings:
+                self.warnings.add(path, message, line)
+            parsed.append((SourceFile(path), front, self.md.parse(text, {})))
+        parsed.sort(key=lambda item: reading_order(item[0].path, item[1], self.root))
+
+        used_ids: set[str] = set()
+        headings: dict[str, Heading] = {}
+        chapters: list[Chapter] = []
+        directives: list[Directive] = []
+        for source, front, tokens in parsed:
+            self._assign_ids(source, tokens, used_ids, headings)
+            new = _split_chapters(source, front, tokens, headings, used_ids)
+            if new:
+                source.chapter_id = new[0].id
+            chapters.extend(new)
+            self._check_blocks(source.path, tokens, directives, problems)
+        self.links = Links(self.root, self.roots, [s for s, _, _ in parsed], headings)
+        for source, _, tokens in parsed:
+            self._check_inline(source, tokens)
+        title, front = _book_title(parsed)
+        return Manuscript(chapters=chapters, headings=headings, directives=directives,
+                          front_matter=front, files=[s.path for s, _, _ in parsed],
+                          warnings=self.warnings.items, title=title)
+
+    def render(self, chapter: Chapter, directive_renderer: Callable[[str, str, dict], str],
+               edition: str = "print") -> str:
+        source = chapter.source
+        env = {"file_headings": source.headings if source else [], "edition": edition,
+               "block_ids": source.block_ids if source else {}, "lines": True}
+        if self.html != "sanitized":
+            env["directive_renderer"] = directive_renderer
+            return self.md.renderer.render(chapter.tokens, self.md.options, env)
+        # sanitized: directives (the project's own templates) are kept out of the cleaning
+        produced: list[str] = []
+
+        def placeholder(name, argument, attrs):
+            produced.append(directive_renderer(name, argument, attrs))
+            return f"\ue000{len(produced) - 1}\ue001"
+
+        env["directive_renderer"] = placeholder
+        html = self.md.renderer.render(chapter.tokens, self.md.options, env)
+        html = rawhtml.sanitize(html, lambda tag, attr, value: self._raw_url(
+            chapter, tag, value))
+        for n, text in enumerate(produced):
+            html = html.replace(f"\ue000{n}\ue001", text)
+        return html
+
+    def _raw_url(self, chapter: Chapter, tag: str, value: str) -> str | None:
+        """A link or image inside raw HTML goes through the same rules as Markdown's own."""
+        source = chapter.source
+        if tag == "img":
+            if value.startswith("file://"):
+                from printshop.safepath import is_inside
+
+                path = Path(unquote(value[len("file://"):]))
+                return value if is_inside(path.resolve(), [r.resolve() for r in self.roots]) \
+                    else None
+            uri, problem = self.links.image(source, value)
+            if problem:
+                self.warnings.add(chapter.path, f"{problem} (in raw HTML); left out")
+            return uri
+        href, _ = self.links.href(source, value)
+        return href
+
+    # ids ------------------------------------------------------------------------------------
+    def _assign_ids(self, source: SourceFile, tokens, used_ids, headings):
+        slugger = Slugger()
+        for i, token in enumerate(tokens):
+            block_id = (token.meta or {}).get("block_id") if token.nesting == 1 else None
+            if block_id:
+                source.block_ids[block_id] = unique_id(f"block-{block_id}", used_ids)
+            if token.type != "heading_open":
+                continue
+            inline = tokens[i + 1]
+            title = _plain_text(inline)
+            meta = token.meta or {}
+            local = slugger.slug(title, meta.get("chosen_id"))
+            hid = unique_id(local, used_ids)
+            token.attrSet("id", hid)
+            heading = Heading(hid, title, int(token.tag[1]), source.path,
+                              (token.map or [0])[0] + 1, no_toc=bool(meta.get("no_toc")))
+            token.meta = {**meta, "heading": heading}
+            headings[hid] = heading
+            source.local_ids.setdefault(local, heading)
+            source.headings.append(heading)
+
+    # blocks: directives ---------------------------------------------------------------------
+    def _check_blocks(self, path, tokens, directives, problems):
+        for token in tokens:
+            if token.type != "directive":
+                continue
+            line = token.map[0] + 1
+            meta = token.meta
+            directive = Directive(meta["name"], meta["argument"], meta["attrs"], path, line)
+            message = self.directive_check(directive.name, directive.argument, directive.attrs)
+            if message:
+                problems.add(path, message, line)
+            directives.append(directive)
+
+    # inline: cross-references, links, images ---------------------------------------------------
+    def _check_inline(self, source: SourceFile, tokens):
+        path = source.path
+        dangling: dict[str, list[int]] = {}
+        for block in tokens:
+            if block.type != "inline" or not block.children:
+                continue
+            base_line = (block.map or [0])[0] + 1
+            cursor = [0]  # where in the block the next link is looked for
+            for i, child in enumerate(block.children):
+                if child.type == "xref":
+                    line = base_line + child.meta["line_offset"]
+                    found, problem = self.links.xref(source, child.meta)
+                    child.meta["resolved"] = found
+                    if problem:
+                        self.warnings.add(path, f"{problem}; printed as plain text", line)
+                elif child.type == "link_open":
+                    href = child.attrGet("href") or ""
+                    label = block.children[i + 1].content if i + 1 < len(block.children) \
+                        else ""
+                    # an inline link names its target in the text; a reference link its label
+                    line = base_line + _line_of(block.content, [href, "[" + label, label],
+                                                cursor)
+                    new, problem = self.links.href(source, href)
+                    if new is None:
+                        child.meta = {**(child.meta or {}), "unlinked": True}
+                    else:
+                        child.attrSet("href", new)
+                    if problem and (self.warn_file_links or "no chapter" not in problem):
+                        missing = _MISSING_FILE_RE.search(problem)
+                        key = f"file {missing[1]}" if missing else problem
+                        dangling.setdefault(key, []).append((line, problem))
+                elif child.type == "image":
+                    src = child.attrGet("src") or ""
+                    embed = (child.meta or {}).get("embed")
+                    offset = child.meta["line_offset"] if embed else _line_of(block.content,
+                                                                               [src], cursor)
+                    uri, problem = self.links.image(source, src, embed=bool(embed))
+                    if uri:
+                        child.attrSet("src", uri)
+                    else:
+                        block.children[i] = Token("missing_image", "", 0,
+                                                  meta={"src": src})
+                        self.warnings.add(path, f"{problem}; a placeholder box is printed "
+                                          "instead", base_line + offset)
+        # one warning per missing target (a manuscript cut from a bigger site links to the
+        # rest of the site many times), naming every line
+        for key, found in dangling.items():
+            lines = sorted({line for line, _ in found})
+            if len(found) == 1 or not key.startswith("file "):
+                message = found[0][1]
+            else:
+                message = (f"{len(found)} links to '{key[5:]}': no chapter '{key[5:]}' in the "
+                           "book; printed as plain text")
+            also = f" (also line{'s' if len(lines) > 2 else ''} " \
+                   f"{', '.join(map(str, lines[1:]))})" if len(lines) > 1 else ""
+            self.warnings.add(path, message + also, lines[0])
+
+
+def reading_order(path: Path, front: FrontMatter, root: Path):
+    """Folders by name; in a folder its index file first, then `order`/`nav_order`/`weight`,
+    then the file name."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        parts = path.parts
+    key = [(1, 1, 0.0, p.casefold()) for p in parts[:-1]]
+    order = front.order
+    key.append((0 if path.stem.casefold() in INDEX_NAMES else 1,
+                0 if order is not None else 1, order or 0.0, parts[-1].casefold()))
+    return key
+
+
+def _book_title(parsed) -> tuple[str | None, dict]:
+    """The opening file (an index/README, or the only file) may name the book."""
+    if not parsed:
+        return None, {}
+    source, front, tokens = parsed[0]
+    opening = source.path.stem.casefold() in INDEX_NAMES or len(parsed) == 1
+    data = {k: str(v) for k, v in front.data.items() if k in ("title", "subtitle", "author")
+            and isinstance(v, str)}
+    if not opening:
+        return None, {k: v for k, v in data.items() if k != "title"}
+    if front.title:
+        return front.title, data
+    for heading in source.headings:
+        if heading.level == 1:
+            return heading.title, data
+    return None, data
+
+
+def _line_of(content: str, needles: list[str], cursor: list[int]) -> int:
+    """Line (from 0) of the first of `needles` found in a block after the previous find."""
+    for needle in needles:
+        for form in (needle, unquote(needle)):
+            index = content.find(form, cursor[0]) if form else -1
+            if index >= 0:
+                cursor[0] = index + len(form)
+                return content[:index].count("\n")
+    return content[:cursor[0]].count("\n")
+
+
+def _plain_text(inline: Token) -> str:
+    if not inline.children:
+        return inline.content.strip()
+    parts = []
+    for child in inline.children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "xref":
+            parts.append(child.meta["label"] or child.meta["target"])
+    return "".join(parts).strip()
+
+
+def _split_chapters(source: SourceFile, front: FrontMatter, tokens: list[Token], headings,
+                    used_ids) -> list[Chapter]:
+    path = source.path
+    chapters: list[Chapter] = []
+    current: Chapter | None = None
+    preamble: list[Token] = []
+    for token in tokens:
+        if token.type == "heading_open" and token.tag == "h1":
+            heading = token.meta["heading"]
+            current = Chapter(heading.id, heading.title, path, [], source=source)
+            chapters.append(current)
+        if current is None:
+            preamble.append(token)
+            continue
+        current.tokens.append(token)
+        if token.type == "heading_open":
+            current.headings.append(token.meta["heading"])
+    if not preamble or all(t.hidden for t in preamble):
+        return chapters
+    if chapters:
+        chapters[0].tokens[3:3] = preamble  # after the chapter's own heading
+        chapters[0].headings[1:1] = [t.meta["heading"] for t in preamble
+                                     if t.type == "heading_open"]
+        return chapters
+    # no `#` heading: the front matter's title, else the file name made readable
+    title = front.title or readable_name(path.stem)
+    cid = unique_id(Slugger().slug(title), used_ids)
+    heading = Heading(cid, title, 1, path, 1)
+    headings[cid] = heading
+    source.local_ids.setdefault(cid, heading)
+    source.headings.insert(0, heading)
+    opening = Token("heading_open", "h1", 1, attrs={"id": cid}, map=[0, 1])
+    opening.meta = {"heading": heading}
+    inline = Token("inline", "", 0, content=title, children=[Token("text", "", 0,
+                                                                     content=title)])
+    return [Chapter(cid, title, path, [opening, inline, Token("heading_close", "h1", -1)]
+                    + preamble, [heading] + [t.meta["heading"] for t in preamble
+                                             if t.type == "heading_open"], source=source)]
