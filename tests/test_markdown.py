@@ -260,3 +260,32 @@ def test_many_dangling_links_to_one_file_are_one_warning(tmp_path):
                                       "[z]: net.md\n"})
     assert warnings_of(ms) == [(3, "3 links to 'net.md': no chapter 'net.md' in the book; "
                                    "printed as plain text (also lines 4, 5)")]
+
+
+def test_a_note_opening_with_its_only_top_heading_takes_it_as_title(tmp_path):
+    reader, ms, _ = read(tmp_path, {"Barbarian.md": "---\naliases: [x]\n---\n## The Barbarian\n\n"
+                                    "### Gear\n\nAxe.\n", "c.md": "## One\n\n## Two\n"})
+    assert [c.title for c in ms.chapters] == ["The Barbarian", "C"]
+    assert [h.title for h in ms.chapters[1].sections] == ["One", "Two"]
+
+
+def test_folders_follow_their_page_and_pretty_links_resolve(tmp_path):
+    reader, ms, _ = read(tmp_path, {
+        "guide.md": "---\nnav_order: 1\n---\n# Guide\n\n[Jongleur](/guide/jongleur/) and "
+                    "[rules](/guide/core-rules.md/#reactions)\n",
+        "guide/jongleur.md": "# Jongleur\n", "guide/core-rules.md": "# Core\n\n## Reactions\n",
+        "appendix.md": "---\nnav_order: 2\n---\n# Appendix\n"})
+    assert [c.title for c in ms.chapters] == ["Guide", "Core", "Jongleur", "Appendix"]
+    html = html_of(reader, ms)
+    assert '<a href="#jongleur">Jongleur</a>' in html and '<a href="#reactions">rules</a>' in html
+    assert ms.warnings == []
+
+
+def test_raw_html_anchors_are_link_targets_and_stay_unique(tmp_path):
+    reader, ms, _ = read(tmp_path, {
+        "a.md": '# A\n\n[go](#steps)\n\n<a id="steps"></a>\n\n## Steps\n',
+        "b.md": '# B\n\n[go](#steps)\n\n<a id="steps"></a>\n'}, html="sanitized")
+    html = html_of(reader, ms)
+    assert ms.warnings == []
+    assert html.count('id="steps"') == 1 and html.count('id="steps-2"') == 1
+    assert '<a href="#steps">go</a>' in html and '<a href="#steps-2">go</a>' in html

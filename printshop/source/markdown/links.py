@@ -40,6 +40,7 @@ class SourceFile:
     path: Path
     local_ids: dict[str, Heading] = field(default_factory=dict)
     block_ids: dict[str, str] = field(default_factory=dict)
+    raw_ids: dict[str, str] = field(default_factory=dict)  # id="…" in raw HTML → book id
     headings: list[Heading] = field(default_factory=list)
     chapter_id: str | None = None
 
@@ -54,7 +55,8 @@ class Links:
         self.by_stem: dict[str, list[SourceFile]] = {}
         for f in files:
             self.by_stem.setdefault(f.path.stem.casefold(), []).append(f)
-        self.block_ids = {bid for f in files for bid in f.block_ids.values()}
+        self.block_ids = {bid for f in files for bid in (*f.block_ids.values(),
+                                                          *f.raw_ids.values())}
         self.aliases: dict[str, str] = {}
         self.by_title: dict[str, list[Heading]] = {}
         for heading in headings.values():
@@ -67,6 +69,8 @@ class Links:
         wanted = unquote(wanted)
         if wanted.startswith("^"):
             return source.block_ids.get(wanted[1:])
+        if wanted in source.raw_ids:
+            return source.raw_ids[wanted]
         if wanted in source.local_ids:
             return source.local_ids[wanted].id
         if wanted.lower() in source.local_ids:
@@ -76,9 +80,11 @@ class Links:
         return self.aliases.get(wanted) or self.aliases.get(github_slug(wanted))
 
     def file_for(self, base: SourceFile, target: str) -> SourceFile | None:
-        target = unquote(target)
-        candidates = [target] if target.endswith(".md") else [target + ".md", target,
-                                                             target.rstrip("/") + "/index.md"]
+        target = unquote(target).rstrip("/")  # static sites link to pretty URLs: page/
+        if not target:
+            return None
+        candidates = [target] if target.endswith(".md") else [
+            target + ".md", target + "/index.md", target + "/README.md", target + "/_index.md"]
         for candidate in candidates:
             where = (self.root / candidate.lstrip("/")) if candidate.startswith("/") \
                 else (base.path.parent / candidate)

@@ -38,6 +38,7 @@ from printshop.source.yamlfile import read_text
 
 MAX_CHAPTER_BYTES = 2_000_000
 _MISSING_FILE_RE = re.compile(r"no chapter '([^']*)' in the book")
+_RAW_ID_RE = re.compile(r"""(\s(?:id|name)=)["']([^"'<>\s]+)["']""", re.I)
 INDEX_NAMES = ("index", "readme", "_index", "home")
 
 
@@ -200,14 +201,15 @@ class MarkdownReader:
             for line, message in html_warnings:
                 self.warnings.add(path, message, line)
             parsed.append((SourceFile(path), front, self.md.parse(text, {})))
-        parsed.sort(key=lambda item: reading_order(item[0].path, item[1], self.root))
+        keys = _reading_keys(parsed, self.root)
+        parsed.sort(key=lambda item: keys[item[0].path])
 
         used_ids: set[str] = set()
         headings: dict[str, Heading] = {}
         chapters: list[Chapter] = []
         directives: list[Directive] = []
         for source, front, tokens in parsed:
-            self._assign_ids(source, tokens, used_ids, headings)
+            self._assign_ids(source, tokens, used_ids, headings, front)
             new = _split_chapters(source, front, tokens, headings, used_ids)
             if new:
                 source.chapter_id = new[0].id
@@ -262,9 +264,14 @@ class MarkdownReader:
         return href
 
     # ids ------------------------------------------------------------------------------------
-    def _assign_ids(self, source: SourceFile, tokens, used_ids, headings):
+    def _assign_ids(self, source: SourceFile, tokens, used_ids, headings, front=None):
         slugger = Slugger()
+        if front is None or not front.title:
+            _promote_first_heading(tokens)
         for i, token in enumerate(tokens):
+            if token.type in ("html_block", "html_inline") or (
+                    token.type == "inline" and "<" in token.content):
+                self._raw_ids(source, token, used_ids)
             block_id = (token.meta or {}).get("block_id") if token.nesting == 1 else None
             if block_id:
                 source.block_ids[block_id] = unique_id(f"block-{block_id}", used_ids)
@@ -282,6 +289,19 @@ class MarkdownReader:
             headings[hid] = heading
             source.local_ids.setdefault(local, heading)
             source.headings.append(heading)
+
+    def _raw_ids(self, source: SourceFile, token, used_ids) -> None:
+        """`<a id="x">` in raw HTML is a link target too; ids another file already used
+        are renamed (in this file only), as headings are."""
+        parts = [token] if token.type != "inline" else \
+            [c for c in token.children or [] if c.type == "html_inline"]
+        for part in parts:
+            def rename(match):
+                local = match[2]
+                if local not in source.raw_ids:
+                    source.raw_ids[local] = unique_id(local, used_ids)
+                return f'{match[1]}"{source.raw_ids[local]}"'
+            part.content = _RAW_ID_RE.sub(rename, part.content)
 
     # blocks: directives ---------------------------------------------------------------------
     def _check_blocks(self, path, tokens, directives, problems):
@@ -362,11 +382,35 @@ def reading_order(path: Path, front: FrontMatter, root: Path):
         parts = path.relative_to(root).parts
     except ValueError:
         parts = path.parts
-    key = [(1, 1, 0.0, p.casefold()) for p in parts[:-1]]
+    key = [(1, 1, 0.0, p.casefold(), 1) for p in parts[:-1]]
     order = front.order
     key.append((0 if path.stem.casefold() in INDEX_NAMES else 1,
-                0 if order is not None else 1, order or 0.0, parts[-1].casefold()))
+                0 if order is not None else 1, order or 0.0, path.stem.casefold(), 0))
     return key
+
+
+def _reading_keys(items, root: Path) -> dict:
+    """A folder that has a page of the same name beside it (`rules.md` and `rules/`, as
+    Jekyll and Obsidian folder notes do) is read right after that page."""
+    keys = {}
+    pages = {}
+    for source, front, _ in items:
+        keys[source.path] = reading_order(source.path, front, root)
+        try:
+            rel = source.path.relative_to(root)
+        except ValueError:
+            continue
+        pages[rel.with_suffix("").as_posix().casefold()] = keys[source.path][-1]
+    for path, key in keys.items():
+        try:
+            parts = path.relative_to(root).parts[:-1]
+        except ValueError:
+            continue
+        for depth in range(len(parts)):
+            page = pages.get("/".join(parts[:depth + 1]).casefold())
+            if page is not None:
+                key[depth] = (*page[:4], 1)
+    return keys
 
 
 def _book_title(parsed) -> tuple[str | None, dict]:
@@ -410,6 +454,23 @@ def _plain_text(inline: Token) -> str:
         elif child.type == "xref":
             parts.append(child.meta["label"] or child.meta["target"])
     return "".join(parts).strip()
+
+
+def _promote_first_heading(tokens: list[Token]) -> None:
+    """A note with no `#` heading that opens with a heading (Obsidian's `## Barbarian`, a
+    page whose title sits in `###`): that heading is the chapter's title."""
+    if any(t.type == "heading_open" and t.tag == "h1" for t in tokens):
+        return
+    first = next((t for t in tokens if not t.hidden and t.type not in ("front_matter",)),
+                 None)
+    if first is None or first.type != "heading_open" or first.level != 0:
+        return
+    others = [t for t in tokens if t.type == "heading_open" and t is not first]
+    if any(t.tag <= first.tag for t in others):
+        return  # it has siblings at its level: a section among others, not the title
+    first.tag = "h1"
+    closing = next(t for t in tokens[tokens.index(first):] if t.type == "heading_close")
+    closing.tag = "h1"
 
 
 def _split_chapters(source: SourceFile, front: FrontMatter, tokens: list[Token], headings,
