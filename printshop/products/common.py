@@ -101,14 +101,28 @@ def html_text(html: str) -> str:
     return html_module.unescape(re.sub(r"<[^>]+>", " ", html))
 
 
-def warn_missing_glyphs(ctx, html: str, source: str) -> None:
-    """Characters no bundled font can draw would print as empty boxes: say so."""
-    from printshop.errors import Problem
-    from printshop.render.fonts import missing_glyphs
+def warn_missing_glyphs(ctx, html, source: str = "", policy=None) -> set[str]:
+    """Characters no allowed font can draw would print as empty boxes: say so once per
+    script, with a count and the fix, at the first file where the script appears.
 
-    for char in missing_glyphs(html_text(html)):
-        ctx.warn(Problem(source, f"character '{char}' (U+{ord(char):04X}) is in no bundled "
-                         "font and would print as a box; add a font or use another character"))
+    `html` is one document or a list of (source, html) parts; returns the scripts reported.
+    """
+    from collections import Counter
+
+    from printshop.errors import Problem
+    from printshop.render.fonts import BUNDLED_ONLY, describe_missing, missing_by_script
+
+    policy = policy or BUNDLED_ONLY
+    parts = [(source, html)] if isinstance(html, str) else html
+    totals: dict[str, Counter] = {}
+    first: dict[str, str] = {}
+    for where, part in parts:
+        for script, counter in missing_by_script(html_text(part), policy).items():
+            totals.setdefault(script, Counter()).update(counter)
+            first.setdefault(script, where)
+    for script, counter in sorted(totals.items()):
+        ctx.warn(Problem(first[script], describe_missing(script, counter, policy.system)))
+    return set(totals)
 
 
 def build_date() -> str | None:

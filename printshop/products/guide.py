@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import re
+from dataclasses import replace
 from typing import Literal
 
 from markupsafe import Markup
@@ -115,7 +117,15 @@ class Guide(Product):
                                      f"nowhere in the book (add ::class[{cls.id}])"))
 
     # --- composing -----------------------------------------------------------------------
-    def compose(self, ctx: BuildContext, edition: str) -> str:
+    def font_policy(self):
+        from printshop.render.fonts import FontPolicy
+
+        return FontPolicy(tuple(str(p) for p in self.project.font_files),
+                          self.project.system_fonts)
+
+    def compose(self, ctx: BuildContext, edition: str, fonts: list[str] | None = None) -> str:
+        """The book's HTML. `fonts`: the families the colophon names (the print edition's
+        first render says which were really used)."""
         manuscript, reader = self._composed_inputs
         project = self.project
         env = jinja_environment(project)
@@ -143,16 +153,20 @@ class Guide(Product):
                 return render_template(env, "partials/table-index.html.j2", index=index)
             raise AssertionError(name)
 
-        chapters = []
+        chapters, bodies = [], []
         for chapter in manuscript.chapters:
             body = reader.render(chapter, directive, edition=edition)
-            if edition == "print":
-                warn_missing_glyphs(ctx, body, str(chapter.path))
+            bodies.append((str(chapter.path), body))
             chapters.append({"id": chapter.id, "title": chapter.title,
                              "source": chapter.path.relative_to(project.root).as_posix(),
                              "html": Markup(_strip_first_heading(body)),
                              "sections": [{"id": h.id, "title": h.title}
                                           for h in chapter.sections]})
+        if edition == "print" and fonts is None:
+            policy = self.font_policy()
+            # once per script, with the fix
+            self._reported_scripts = warn_missing_glyphs(ctx, bodies, policy=policy)
+            fonts = predicted_fonts(bodies, policy, project.manifest.language)
         manifest = project.manifest
         front = manuscript.front_matter
         book = {
@@ -170,7 +184,10 @@ class Guide(Product):
             "version": __version__,
             "product": self.name,
             "chapter_start": manifest.chapter_start,
+            "fonts": fonts or list(BOOK_FAMILIES),
         }
+        if edition == "print":
+            self._claimed_fonts = book["fonts"]
         screen_css = ""
         if edition == "screen":
             screen_css = "\n".join(
@@ -209,12 +226,24 @@ class Guide(Product):
                             source=f"{self.options.template} ({self.name})",
                             uncompressed=ctx.uncompressed,
                             cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
-                            else None)
+                            else None, fonts=self.font_policy(), page_check=True)
             if ctx.progress:
                 ctx.progress(f"{self.name}: rendering the PDF")
             result = render_book(ctx, job)   # page references as known numbers
+            claimed = self._claimed_fonts
+            if set(result.fonts) != set(claimed):
+                # the colophon must name every font in the PDF: say what was really used
+                if ctx.progress:
+                    ctx.progress(f"{self.name}: fonts were not as expected, rendering again")
+                html = self.compose(ctx, "print", fonts=order_fonts(result.fonts))
+                result = render_book(ctx, replace(job, html=html))
             for warning in collect_warnings([result]):
+                if _notdef_script(warning.message) in self._reported_scripts:
+                    continue  # that script was reported before rendering, with its fix
                 ctx.warn(warning)
+            for outside in result.outside:
+                ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
+                                 outside.line))
             pdf, self.pages = result.pdf, result.pages
             if self.options.blank_sheet and profile.cmyk:
                 # the sheet's stylesheet has no CMYK colours yet: leave it out rather than
@@ -252,6 +281,35 @@ def book_press_css(profile) -> str:
         rules.append("@page { @bottom-left { vertical-align: top; padding-top: 2mm; } "
                      "@bottom-right { vertical-align: top; padding-top: 2mm; } }")
     return "\n".join(rules) + "\n"
+
+
+# The bundled families every book uses (body, tables and page numbers, headings, the
+# colophon's file list), in the order the colophon names them.
+BOOK_FAMILIES = ("Vollkorn", "Roboto Condensed", "Pirata One", "DejaVu Sans Mono")
+
+
+def predicted_fonts(bodies: list[tuple[str, str]], policy, language: str) -> list[str]:
+    """The families the PDF will hold: the bundled ones and the fallbacks that draw what
+    they cannot (checked against the PDF after rendering)."""
+    from printshop.products.common import html_text
+    from printshop.render.fonts import fallback_families
+
+    html = "".join(body for _, body in bodies)
+    code = " ".join(re.findall(r"<(?:code|pre)[^>]*>(.*?)</(?:code|pre)>", html, re.S))
+    return order_fonts([*BOOK_FAMILIES, *fallback_families(html_text(html), policy,
+                                                           language, html_text(code))])
+
+
+def order_fonts(families) -> list[str]:
+    """Bundled families first in their usual order, then the others alphabetically."""
+    families = set(families)
+    return [f for f in BOOK_FAMILIES if f in families] + \
+        sorted(f for f in families if f not in BOOK_FAMILIES)
+
+
+def _notdef_script(message: str) -> str | None:
+    match = re.match(r"\d+ different (\S+) characters? printed as empty boxes", message)
+    return match[1] if match else None
 
 
 def embed_images(html: str, roots) -> str:

@@ -128,3 +128,104 @@ def _past_frame(box, frame):
     if box_right > right + TOLERANCE_PX:
         return "right", box_right - right
     return None
+
+
+# --- the book: anything past its column or the page -----------------------------------------
+
+@dataclass(frozen=True)
+class Outside:
+    """A box of a chapter reaching past its column (or the page) by `by_px`."""
+
+    source: str        # the chapter file (the section's data-source)
+    line: int | None   # the Markdown line of the top-level block (data-line)
+    page: int
+    what: str          # "table", "image", "line of text" …
+    how: str           # "right" or "bottom"
+    frame: str         # "column" or "page"
+    by_px: float
+
+    @property
+    def by_mm(self) -> float:
+        return self.by_px * 25.4 / 96
+
+    def describe(self) -> str:
+        side = "right edge" if self.how == "right" else "bottom"
+        return (f"a {self.what} runs {self.by_mm:.1f} mm past the {side} of its {self.frame} "
+                f"(page {self.page})")
+
+
+_WHAT = {"table": "table", "img": "image", "pre": "code block", "p": "paragraph",
+         "li": "list item", "h1": "heading", "h2": "heading", "h3": "heading",
+         "h4": "heading", "figure": "figure", "div": "block"}
+
+
+def find_outside(document) -> list[Outside]:
+    """Boxes inside an element marked `data-source` (a chapter) whose border box reaches
+    past the column they sit in, or past the page's content area. The outermost such box is
+    reported once, with the `data-line` of its nearest marked ancestor."""
+    found: dict[tuple, Outside] = {}
+    for number, page in enumerate(document.pages, start=1):
+        page_box = page._page_box
+        right = page_box.content_box_x() + page_box.width
+        bottom = page_box.content_box_y() + page_box.height
+        stack = [(child, right, bottom, "page", None, None)
+                 for child in reversed(page_box.children or ())
+                 if type(child).__name__ != "MarginBox"]
+        last_line = None  # an unmarked block (raw HTML) follows the last marked one
+        while stack:
+            box, limit, floor, frame, source, line = stack.pop()
+            element = getattr(box, "element", None)
+            if element is not None and hasattr(element, "get") and \
+                    "::" not in (getattr(box, "element_tag", "") or ""):
+                if element.get("data-source"):
+                    source, last_line = element.get("data-source"), None
+                if element.get("data-line"):
+                    line = last_line = element.get("data-line")
+            line = line or last_line
+            width = getattr(box, "width", None)
+            if source and isinstance(width, (int, float)) and \
+                    getattr(box, "position_y", None) is not None:
+                try:
+                    box_right = box.border_box_x() + box.border_width()
+                    box_bottom = box.border_box_y() + box.border_height()
+                except (TypeError, AttributeError):
+                    box_right = box_bottom = None
+                if box_right is not None and (box_right > limit + 1 or
+                                              box_bottom > floor + 1):
+                    how = "right" if box_right > limit + 1 else "bottom"
+                    by = box_right - limit if how == "right" else box_bottom - floor
+                    tag = getattr(box, "element_tag", "") or ""
+                    what = "line of text" if type(box).__name__ == "LineBox" else \
+                        _WHAT.get(tag, tag or "box")
+                    key = (source, line, how)
+                    if key not in found or found[key].by_px < by:
+                        found[key] = Outside(source, int(line) if line else None, number,
+                                             what, how, frame, by)
+                    continue  # its contents overflow with it: one report
+            children = getattr(box, "children", None) or ()
+            multicol = _is_multicol(box)
+            for child in reversed(children):
+                if multicol and _is_column(child, box):
+                    column_right = child.content_box_x() + child.width
+                    stack.append((child, column_right, floor, "column", source, line))
+                else:
+                    stack.append((child, limit, floor, frame, source, line))
+    return sorted(found.values(), key=lambda o: (o.source, o.line or 0, o.page))
+
+
+def _is_multicol(box) -> bool:
+    style = getattr(box, "style", None)
+    if style is None:
+        return False
+    try:
+        return style["column_count"] not in ("auto", None, 1) or \
+            style["column_width"] not in ("auto", None)
+    except (KeyError, TypeError):
+        return False
+
+
+def _is_column(child, parent) -> bool:
+    """WeasyPrint lays a multi-column box's content out in anonymous boxes, one a column;
+    a box spanning all columns (column-span: all) is its own element's box instead."""
+    return getattr(child, "element", None) is getattr(parent, "element", None) and \
+        isinstance(getattr(child, "width", None), (int, float))

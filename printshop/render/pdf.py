@@ -1,6 +1,7 @@
 """HTML → PDF with WeasyPrint, in worker processes, with warnings kept and attributed.
 
-Each worker keeps one FontConfiguration and the parsed stylesheets for the whole build
+Each worker keeps one FontConfiguration per font policy and the parsed stylesheets for the
+whole build
 (parsing CSS and loading fonts is a large share of a small document's render time).
 """
 
@@ -39,6 +40,8 @@ class RenderJob:
     layout_only: bool = False  # lay out, make no PDF (for page numbers: pdf is b"")
     cmyk_icc: str | None = None  # CMYK print profile: raster images converted with this ICC
     epoch: int = 0  # set by the Renderer: a worker's caches last one build (see Renderer)
+    fonts: object = None     # printshop.render.fonts.FontPolicy; None: bundled fonts only
+    page_check: bool = False  # report boxes reaching past their column or the page
 
 
 @dataclass
@@ -50,6 +53,8 @@ class RenderResult:
     overflows: list = field(default_factory=list)  # printshop.render.fit.Overflow
     anchors: dict[str, int] = field(default_factory=dict)  # id → page number (from 1)
     read: dict = field(default_factory=dict)  # file → sha256 the render read (printshop.deps)
+    fonts: list[str] = field(default_factory=list)  # families of the fonts in the PDF
+    outside: list = field(default_factory=list)  # printshop.render.fit.Outside (page_check)
 
 
 _LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
@@ -101,14 +106,14 @@ def _stylesheets(job: RenderJob):
     file; the files the parse read (fonts, imports), replayed for every job that uses it."""
     from printshop.render.fetcher import ProjectFetcher
 
-    _fonts()
+    _font_config(job)  # the fonts (and speed-ups) load before any stylesheet
     if _process_state.get("epoch") != job.epoch:
         # A new build in a long-lived worker (`printshop serve`): the files may have been
         # edited since, and these caches are keyed by path.
         _process_state["epoch"] = job.epoch
         _process_state["css"] = {}
         _process_state["images"] = _ImageCache()
-    key = (job.stylesheets, job.roots)
+    key = (job.stylesheets, job.roots, job.fonts)
     cached = _process_state.setdefault("css", {}).get(key)
     if cached is None:
         fetcher = ProjectFetcher([Path(r) for r in job.roots])
@@ -133,10 +138,10 @@ def _parse_stylesheets(job, fetcher, parsed, warnings, refused) -> None:
             if sheet.path:
                 deps.record_file(sheet.path)
                 parsed.append(CSS(filename=sheet.path, url_fetcher=fetcher,
-                                  font_config=_process_state["fonts"]))
+                                  font_config=_font_config(job)))
             else:
                 parsed.append(CSS(string=sheet.text, base_url=sheet.base_url or job.base_url,
-                                  url_fetcher=fetcher, font_config=_process_state["fonts"]))
+                                  url_fetcher=fetcher, font_config=_font_config(job)))
         finally:
             logger.removeHandler(handler)
         refused_here = fetcher.refused[before:]
@@ -151,24 +156,59 @@ def _parse_stylesheets(job, fetcher, parsed, warnings, refused) -> None:
 def warm_up() -> None:
     """In a new worker: import WeasyPrint and load the fonts before the first job comes
     (about half a second), while the parent loads and checks the project."""
-    _fonts()
+    _font_config(None)
     import weasyprint.layout  # noqa: F401
     import weasyprint.pdf  # noqa: F401
 
 
 def _fonts():
-    if "fonts" not in _process_state:
-        from weasyprint.text.fonts import FontConfiguration
+    """The bundled fonts' configuration (what every product but a manuscript's book uses)."""
+    return _font_config(None)
 
-        from printshop.render import speedups
-        from printshop.render.fonts import isolate_fontconfig
-        from printshop.render.subsetting import keep_font_dates
 
-        speedups.apply()
-        isolate_fontconfig()
+def _font_config(job: RenderJob | None):
+    """One FontConfiguration per font policy and process: fontconfig reads its file when
+    the configuration is made, so each policy gets its own file and its own object."""
+    from weasyprint.text.fonts import FontConfiguration
+
+    from printshop.render import speedups
+    from printshop.render.fonts import BUNDLED_ONLY, isolate_fontconfig
+    from printshop.render.subsetting import keep_font_dates
+
+    policy = (job.fonts if job is not None else None) or BUNDLED_ONLY
+    configs = _process_state.setdefault("fonts", {})
+    if policy not in configs:
+        if not configs:
+            speedups.apply()
+        isolate_fontconfig(policy)
         keep_font_dates()
-        _process_state["fonts"] = FontConfiguration()
-    return _process_state["fonts"]
+        configs[policy] = FontConfiguration()
+    return configs[policy]
+
+
+_NOTDEF_RE = re.compile(r'^\.notdef glyph rendered for Unicode string unsupported by fonts: '
+                        r'"(.*)" \(U\+[0-9A-F]+\)$', re.S)
+
+
+def _summarise_notdef(origin: str, messages: list[str]) -> tuple[list[str], list[Problem]]:
+    """WeasyPrint warns once per character it cannot draw: a flood. One line per script."""
+    from printshop.render.fonts import script_of
+
+    kept, missing = [], set()
+    for message in messages:
+        match = _NOTDEF_RE.match(message)
+        if match:
+            missing.update(match[1])
+        else:
+            kept.append(message)
+    by_script: dict[str, set[str]] = {}
+    for char in missing:
+        by_script.setdefault(script_of(char), set()).add(char)
+    problems = [Problem(origin, f"{len(chars)} different {script} character"
+                        f"{'s' if len(chars) != 1 else ''} printed as empty boxes: no font "
+                        f"has them (e.g. {''.join(sorted(chars)[:8])})")
+                for script, chars in sorted(by_script.items())]
+    return kept, problems
 
 
 def render_job(job: RenderJob) -> RenderResult:
@@ -192,12 +232,12 @@ def _render_job(job: RenderJob) -> RenderResult:
 
     def layout(html: str):
         return HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(
-            stylesheets=css, font_config=_process_state["fonts"],
+            stylesheets=css, font_config=_font_config(job),
             cache=_process_state.setdefault("images", _ImageCache()))
 
     try:
         document = layout(job.html)
-        overflows = []
+        overflows, outside = [], []
         if job.fit_check:
             from printshop.render.fit import find_overflows
 
@@ -207,17 +247,23 @@ def _render_job(job: RenderJob) -> RenderResult:
             for number, page in enumerate(document.pages, start=1):
                 for name in page.anchors:
                     anchors.setdefault(name, number)
+        if job.page_check:
+            from printshop.render.fit import find_outside
+
+            outside = find_outside(document)
         pdf = b"" if job.layout_only else document.write_pdf(uncompressed_pdf=job.uncompressed)
+        fonts = sorted({font.family for font in document.fonts.values()})
     finally:
         logger.removeHandler(handler)
     refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
                fetcher.refused]
-    warnings = [Problem(job.source, m) for m in handler.messages
+    messages, notdef = _summarise_notdef(job.source, handler.messages)
+    warnings = [Problem(job.source, m) for m in messages
                 if not (m.startswith("Failed to load") and fetcher.refused)
-                and not is_fallback_warning(m)]  # the CLI says it once per run
+                and not is_fallback_warning(m)] + notdef  # the CLI says it once per run
     return RenderResult(pdf=pdf, pages=len(document.pages),
                         warnings=css_warnings + warnings, refused=css_refused + refused,
-                        overflows=overflows, anchors=anchors)
+                        overflows=overflows, anchors=anchors, fonts=fonts, outside=outside)
 
 
 class Renderer:

@@ -141,7 +141,13 @@ def render_as_text(self, tokens, idx, options, env):
 
 
 def render_raw(self, tokens, idx, options, env):
-    return tokens[idx].content
+    token = tokens[idx]
+    if token.type == "html_block" and token.map and token.level == 0 and env.get("lines"):
+        # raw HTML cannot carry the source line itself (a <div> may close blocks later): an
+        # empty marker before it does, so a box that overflows is reported at its line
+        return f'<span class="line-mark" data-line="{token.map[0] + 1}"></span>' + \
+            token.content
+    return token.content
 
 
 def use(md, mode: str) -> None:
