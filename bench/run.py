@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS = ["guide", "pregens", "cards", "kit", "incremental"]
+BENCHMARKS = ["guide", "pregens", "cards", "kit", "incremental", "manuscript"]
 
 
 def main() -> int:

@@ -200,7 +200,7 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
         page.merge_transformed_page(sheet, Transformation().scale(scale).translate(dx, dy))
     else:
         writer.add_page(sheet)
-    writer.add_outline_item("Character Sheet (to copy)", len(writer.pages) - 1)
+    writer.add_outline_item(title="Character Sheet (to copy)", page_number=len(writer.pages) - 1)
     if identifier is not None:
         writer._ID = ArrayObject(identifier)
     out = io.BytesIO()
