@@ -289,3 +289,15 @@ def test_raw_html_anchors_are_link_targets_and_stay_unique(tmp_path):
     assert ms.warnings == []
     assert html.count('id="steps"') == 1 and html.count('id="steps-2"') == 1
     assert '<a href="#steps">go</a>' in html and '<a href="#steps-2">go</a>' in html
+
+
+def test_vault_root_paths_resolve_inside_a_folder_of_the_vault(tmp_path):
+    reader, ms, _ = read(tmp_path, {
+        "Combat/Attacks.md": "# Attacks\n\n[Fumbles](Compendium/13A/Combat/Fumbles.md) and "
+                             "[[Compendium/13A/Combat/Fumbles|fumbling]] and [x](../../etc/x.md)\n",
+        "Combat/Fumbles.md": "# Fumbles\n"})
+    html = html_of(reader, ms)
+    assert '<a href="#fumbles">Fumbles</a>' in html
+    assert '<a class="xref" href="#fumbles">fumbling</a>' in html
+    assert [m for _, m in warnings_of(ms)] == [
+        "link '../../etc/x.md': no chapter '../../etc/x.md' in the book; printed as plain text"]

@@ -53,8 +53,14 @@ class Links:
         self.headings = headings
         self.files = {f.path.resolve(): f for f in files}
         self.by_stem: dict[str, list[SourceFile]] = {}
+        self.by_relative: dict[str, SourceFile] = {}
         for f in files:
             self.by_stem.setdefault(f.path.stem.casefold(), []).append(f)
+            try:
+                relative = f.path.resolve().relative_to(root.resolve()).with_suffix("")
+                self.by_relative.setdefault(relative.as_posix().casefold(), f)
+            except ValueError:
+                pass
         self.block_ids = {bid for f in files for bid in (*f.block_ids.values(),
                                                           *f.raw_ids.values())}
         self.aliases: dict[str, str] = {}
@@ -91,6 +97,19 @@ class Links:
             found = self.files.get(where.resolve())
             if found:
                 return found
+        return self._by_path(target.removesuffix(".md"))
+
+    def _by_path(self, name: str) -> SourceFile | None:
+        """Obsidian links from the vault's root (`Compendium/13A/Classes/Cleric`), and the
+        manuscript may be a folder of that vault: the longest tail of the path that names a
+        chapter file, from the manuscript's root."""
+        parts = [p for p in name.strip("/").split("/") if p not in ("", ".")]
+        if ".." in parts:
+            return None
+        for start in range(len(parts)):
+            tail = "/".join(parts[start:]).casefold()
+            if tail in self.by_relative:
+                return self.by_relative[tail]
         return None
 
     # --- links -----------------------------------------------------------------------------
@@ -147,9 +166,9 @@ class Links:
     def _note(self, note: str) -> SourceFile | None:
         name = note.strip().removesuffix(".md")
         if "/" in name:
-            for path, f in self.files.items():
-                if path.with_suffix("").as_posix().casefold().endswith("/" + name.casefold()):
-                    return f
+            found = self._by_path(name)
+            if found:
+                return found
         matches = self.by_stem.get(name.split("/")[-1].casefold(), [])
         return matches[0] if matches else None
 
