@@ -301,3 +301,15 @@ def test_vault_root_paths_resolve_inside_a_folder_of_the_vault(tmp_path):
     assert '<a class="xref" href="#fumbles">fumbling</a>' in html
     assert [m for _, m in warnings_of(ms)] == [
         "link '../../etc/x.md': no chapter '../../etc/x.md' in the book; printed as plain text"]
+
+
+def test_vault_root_image_paths_resolve_inside_the_manuscript(tmp_path):
+    from test_render_fetcher import tiny_png
+
+    (tmp_path / "Icons").mkdir()
+    (tmp_path / "Icons" / "three.png").write_bytes(tiny_png(4, 4))
+    reader, ms, _ = read(tmp_path, {"Icons/Three.md": "# Three\n\n![x](Compendium/13A/Icons/"
+                                    "three.png) ![y](Compendium/../../x.png)\n"})
+    html = html_of(reader, ms)
+    assert (tmp_path / "Icons" / "three.png").as_uri() in html
+    assert len(ms.warnings) == 1 and "Compendium/../../x.png" in ms.warnings[0].message

@@ -194,11 +194,28 @@ class Links:
             elif embed:
                 resolved = self._embedded(source, path)
             else:
-                resolved = resolve_inside(path, self.roots, base=source.path.parent)
+                try:
+                    resolved = resolve_inside(path, self.roots, base=source.path.parent)
+                except UnsafePath as exc:
+                    resolved = self._vault_path(path) if "not found" in str(exc) else None
+                    if resolved is None:
+                        raise
             check_image_size(resolved, resolved.name)
         except (UnsafePath, ImageRefused) as exc:
             return None, f"image '{src}': {exc}"
         return resolved.as_uri(), None
+
+    def _vault_path(self, path: str) -> Path | None:
+        """An image named from the vault's root, the manuscript being a folder of it."""
+        parts = [p for p in path.split("/") if p not in ("", ".")]
+        if ".." in parts:
+            return None
+        for start in range(1, len(parts)):
+            try:
+                return resolve_inside("/".join(parts[start:]), self.roots, base=self.root)
+            except UnsafePath:
+                continue
+        return None
 
     def _embedded(self, source: SourceFile, name: str) -> Path:
         """Obsidian finds `![[map.png]]` next to the note, else anywhere in the vault."""
