@@ -183,7 +183,9 @@ def find_outside(document) -> list[Outside]:
                     line = last_line = element.get("data-line")
             line = line or last_line
             width = getattr(box, "width", None)
-            if source and isinstance(width, (int, float)) and \
+            # blocks and lines only: an inline box may hang a little past its line (a code
+            # span's padding, a tall glyph) without anything being cut off
+            if source and isinstance(width, (int, float)) and _block_or_line(box) and \
                     getattr(box, "position_y", None) is not None:
                 try:
                     box_right = box.border_box_x() + box.border_width()
@@ -211,6 +213,12 @@ def find_outside(document) -> list[Outside]:
                 else:
                     stack.append((child, limit, floor, frame, source, line))
     return sorted(found.values(), key=lambda o: (o.source, o.line or 0, o.page))
+
+
+def _block_or_line(box) -> bool:
+    from weasyprint.formatting_structure import boxes
+
+    return isinstance(box, (boxes.BlockLevelBox, boxes.LineBox))
 
 
 def _is_multicol(box) -> bool:

@@ -224,22 +224,23 @@ def describe_missing(script: str, counter: Counter, system: bool) -> str:
     """One message for a script: how many characters, which, and how to get a font."""
     total = sum(counter.values())
     distinct = len(counter)
-    sample = "".join(sorted(counter, key=lambda c: (-counter[c], c))[:8])
+    chars = sorted(counter, key=lambda c: (-counter[c], c))
+    sample = ", ".join(f"{c} U+{ord(c):04X}" for c in chars[:4]) + (", …" if distinct > 4
+                                                                    else "")
+    plural = "s" if total != 1 else ""
+    verb = "have" if total != 1 else "has"
     if script in ("symbol", "Latin"):
-        codes = ", ".join(f"'{c}' U+{ord(c):04X}" for c in sorted(counter)[:6])
-        what = f"{total} character{'s' if total != 1 else ''} ({codes}" + \
-               (", …)" if distinct > 6 else ")")
+        what = f"{total} character{plural} ({sample})"
         fix = "use other characters or add a font that has them to fonts/ (listed under " \
               "fonts: in printshop.yaml)"
     else:
-        what = f"{total} {script} character{'s' if total != 1 else ''} " \
-               f"({distinct} different, e.g. {sample})"
+        what = f"{total} {script} character{plural} ({distinct} different, e.g. {sample})"
         package = PACKAGES.get(script, "fonts-noto-core")
         fix = (f"install {package}" if system else
                f"install {package} and allow system_fonts: true") + \
               f" in printshop.yaml, or add a {script} font to fonts/ and list it under fonts: " \
               "in printshop.yaml"
-    return f"{what} have no font and would print as empty boxes: {fix}"
+    return f"{what} {verb} no font and would print as empty boxes: {fix}"
 
 
 _LANGS = {"Thai": "th", "Hangul": "ko", "Cyrillic": "ru", "Greek": "el", "Arabic": "ar",
