@@ -204,9 +204,14 @@ def _summarise_notdef(origin: str, messages: list[str]) -> tuple[list[str], list
     by_script: dict[str, set[str]] = {}
     for char in missing:
         by_script.setdefault(script_of(char), set()).add(char)
+    def sample(chars) -> str:
+        first = sorted(chars)[:4]
+        return ", ".join(f"{c} U+{ord(c):04X}" for c in first) + \
+            (", …" if len(chars) > 4 else "")
+
     problems = [Problem(origin, f"{len(chars)} different {script} character"
                         f"{'s' if len(chars) != 1 else ''} printed as empty boxes: no font "
-                        f"has them (e.g. {''.join(sorted(chars)[:8])})")
+                        f"has them (e.g. {sample(chars)})")
                 for script, chars in sorted(by_script.items())]
     return kept, problems
 
