@@ -86,16 +86,22 @@ def weasyprint_alone(source: Path) -> tuple[float, int]:
     from printshop.render.fetcher import ProjectFetcher
     from printshop.render.fonts import isolate_fontconfig
 
+    from printshop import deps
+    from printshop.products.printing import colours_for, palette_css
+
     project = Project.load(source)
     guide, = load_products(project)
+    guide._recorder = deps.Recorder()  # compose() hashes what it read for the colophon
     guide._composed_inputs = guide.read()
     html = guide.compose(BuildContext(project=project), "print")
     isolate_fontconfig()
     started = time.perf_counter()
     fonts = FontConfiguration()
     fetcher = ProjectFetcher(project.read_roots)
-    sheets = [CSS(filename=stylesheet(project, s).path, font_config=fonts, url_fetcher=fetcher)
-              for s in guide.options.stylesheets]
+    palette = palette_css(colours_for(project, guide.print_profile()))
+    sheets = [CSS(string=palette.text, font_config=fonts)]
+    sheets += [CSS(filename=stylesheet(project, s).path, font_config=fonts, url_fetcher=fetcher)
+               for s in guide.options.stylesheets]
     sheets.append(CSS(string=page_size_css(project, "letter").text))
     document = HTML(string=html, base_url=project.root.as_uri() + "/",
                     url_fetcher=fetcher).render(stylesheets=sheets, font_config=fonts)
