@@ -4,6 +4,7 @@ markdown-it-py (CommonMark, tables, footnotes, definition lists) with one small 
 dialect a manuscript may be written in:
 
 * front matter (frontmatter.py): read, never printed; order, drafts, titles;
+* reading order, the book's title, files split into chapters (chapters.py);
 * ids and links (slugs.py, links.py): GitHub/kramdown heading ids, `#id`, `other.md#id`;
 * kramdown attribute lines and `{:toc}` (kramdown.py);
 * wikilinks, embeds, block ids (wikilinks.py), printshop's `[[Experience]]` among them;
@@ -31,31 +32,16 @@ from mdit_py_plugins.footnote import footnote_plugin
 from printshop.errors import PrintshopError, Problems
 from printshop.source.markdown import (callouts, containers, kramdown, rawhtml, widetables,
                                        wikilinks)
+from printshop.source.markdown.chapters import (Chapter, book_title, promote_first_heading,
+                                                reading_keys, split_chapters)
 from printshop.source.markdown.frontmatter import FrontMatter, split_front_matter
 from printshop.source.markdown.links import Heading, Links, SourceFile
-from printshop.source.markdown.slugs import Slugger, readable_name, unique_id
+from printshop.source.markdown.slugs import Slugger, unique_id
 from printshop.source.yamlfile import read_text
 
 MAX_CHAPTER_BYTES = 2_000_000
 _MISSING_FILE_RE = re.compile(r"no chapter '([^']*)' in the book")
 _RAW_ID_RE = re.compile(r"""(\s(?:id|name)=)["']([^"'<>\s]+)["']""", re.I)
-INDEX_NAMES = ("index", "readme", "_index", "home")
-
-
-@dataclass
-class Chapter:
-    """One `#` heading and everything up to the next one."""
-
-    id: str
-    title: str
-    path: Path
-    tokens: list[Token]
-    headings: list[Heading] = field(default_factory=list)
-    source: SourceFile | None = None
-
-    @property
-    def sections(self) -> list[Heading]:
-        return [h for h in self.headings if h.level == 2 and not h.no_toc]
 
 
 @dataclass
@@ -201,7 +187,7 @@ class MarkdownReader:
             for line, message in html_warnings:
                 self.warnings.add(path, message, line)
             parsed.append((SourceFile(path), front, self.md.parse(text, {})))
-        keys = _reading_keys(parsed, self.root)
+        keys = reading_keys(parsed, self.root)
         parsed.sort(key=lambda item: keys[item[0].path])
 
         used_ids: set[str] = set()
@@ -210,7 +196,7 @@ class MarkdownReader:
         directives: list[Directive] = []
         for source, front, tokens in parsed:
             self._assign_ids(source, tokens, used_ids, headings, front)
-            new = _split_chapters(source, front, tokens, headings, used_ids)
+            new = split_chapters(source, front, tokens, headings, used_ids)
             if new:
                 source.chapter_id = new[0].id
             chapters.extend(new)
@@ -218,7 +204,7 @@ class MarkdownReader:
         self.links = Links(self.root, self.roots, [s for s, _, _ in parsed], headings)
         for source, _, tokens in parsed:
             self._check_inline(source, tokens)
-        title, front = _book_title(parsed)
+        title, front = book_title(parsed)
         return Manuscript(chapters=chapters, headings=headings, directives=directives,
                           front_matter=front, files=[s.path for s, _, _ in parsed],
                           warnings=self.warnings.items, title=title)
@@ -267,7 +253,7 @@ class MarkdownReader:
     def _assign_ids(self, source: SourceFile, tokens, used_ids, headings, front=None):
         slugger = Slugger()
         if front is None or not front.title:
-            _promote_first_heading(tokens)
+            promote_first_heading(tokens)
         for i, token in enumerate(tokens):
             if token.type in ("html_block", "html_inline") or (
                     token.type == "inline" and "<" in token.content):
@@ -375,62 +361,6 @@ class MarkdownReader:
             self.warnings.add(path, message + also, lines[0])
 
 
-def reading_order(path: Path, front: FrontMatter, root: Path):
-    """Folders by name; in a folder its index file first, then `order`/`nav_order`/`weight`,
-    then the file name."""
-    try:
-        parts = path.relative_to(root).parts
-    except ValueError:
-        parts = path.parts
-    key = [(1, 1, 0.0, p.casefold(), 1) for p in parts[:-1]]
-    order = front.order
-    key.append((0 if path.stem.casefold() in INDEX_NAMES else 1,
-                0 if order is not None else 1, order or 0.0, path.stem.casefold(), 0))
-    return key
-
-
-def _reading_keys(items, root: Path) -> dict:
-    """A folder that has a page of the same name beside it (`rules.md` and `rules/`, as
-    Jekyll and Obsidian folder notes do) is read right after that page."""
-    keys = {}
-    pages = {}
-    for source, front, _ in items:
-        keys[source.path] = reading_order(source.path, front, root)
-        try:
-            rel = source.path.relative_to(root)
-        except ValueError:
-            continue
-        pages[rel.with_suffix("").as_posix().casefold()] = keys[source.path][-1]
-    for path, key in keys.items():
-        try:
-            parts = path.relative_to(root).parts[:-1]
-        except ValueError:
-            continue
-        for depth in range(len(parts)):
-            page = pages.get("/".join(parts[:depth + 1]).casefold())
-            if page is not None:
-                key[depth] = (*page[:4], 1)
-    return keys
-
-
-def _book_title(parsed) -> tuple[str | None, dict]:
-    """The opening file (an index/README, or the only file) may name the book."""
-    if not parsed:
-        return None, {}
-    source, front, tokens = parsed[0]
-    opening = source.path.stem.casefold() in INDEX_NAMES or len(parsed) == 1
-    data = {k: str(v) for k, v in front.data.items() if k in ("title", "subtitle", "author")
-            and isinstance(v, str)}
-    if not opening:
-        return None, {k: v for k, v in data.items() if k != "title"}
-    if front.title:
-        return front.title, data
-    for heading in source.headings:
-        if heading.level == 1:
-            return heading.title, data
-    return None, data
-
-
 def _line_of(content: str, needles: list[str], cursor: list[int]) -> int:
     """Line (from 0) of the first of `needles` found in a block after the previous find."""
     for needle in needles:
@@ -454,60 +384,3 @@ def _plain_text(inline: Token) -> str:
         elif child.type == "xref":
             parts.append(child.meta["label"] or child.meta["target"])
     return "".join(parts).strip()
-
-
-def _promote_first_heading(tokens: list[Token]) -> None:
-    """A note with no `#` heading that opens with a heading (Obsidian's `## Barbarian`, a
-    page whose title sits in `###`): that heading is the chapter's title."""
-    if any(t.type == "heading_open" and t.tag == "h1" for t in tokens):
-        return
-    first = next((t for t in tokens if not t.hidden and t.type not in ("front_matter",)),
-                 None)
-    if first is None or first.type != "heading_open" or first.level != 0:
-        return
-    others = [t for t in tokens if t.type == "heading_open" and t is not first]
-    if any(t.tag <= first.tag for t in others):
-        return  # it has siblings at its level: a section among others, not the title
-    first.tag = "h1"
-    closing = next(t for t in tokens[tokens.index(first):] if t.type == "heading_close")
-    closing.tag = "h1"
-
-
-def _split_chapters(source: SourceFile, front: FrontMatter, tokens: list[Token], headings,
-                    used_ids) -> list[Chapter]:
-    path = source.path
-    chapters: list[Chapter] = []
-    current: Chapter | None = None
-    preamble: list[Token] = []
-    for token in tokens:
-        if token.type == "heading_open" and token.tag == "h1":
-            heading = token.meta["heading"]
-            current = Chapter(heading.id, heading.title, path, [], source=source)
-            chapters.append(current)
-        if current is None:
-            preamble.append(token)
-            continue
-        current.tokens.append(token)
-        if token.type == "heading_open":
-            current.headings.append(token.meta["heading"])
-    if not preamble or all(t.hidden for t in preamble):
-        return chapters
-    if chapters:
-        chapters[0].tokens[3:3] = preamble  # after the chapter's own heading
-        chapters[0].headings[1:1] = [t.meta["heading"] for t in preamble
-                                     if t.type == "heading_open"]
-        return chapters
-    # no `#` heading: the front matter's title, else the file name made readable
-    title = front.title or readable_name(path.stem)
-    cid = unique_id(Slugger().slug(title), used_ids)
-    heading = Heading(cid, title, 1, path, 1)
-    headings[cid] = heading
-    source.local_ids.setdefault(cid, heading)
-    source.headings.insert(0, heading)
-    opening = Token("heading_open", "h1", 1, attrs={"id": cid}, map=[0, 1])
-    opening.meta = {"heading": heading}
-    inline = Token("inline", "", 0, content=title, children=[Token("text", "", 0,
-                                                                     content=title)])
-    return [Chapter(cid, title, path, [opening, inline, Token("heading_close", "h1", -1)]
-                    + preamble, [heading] + [t.meta["heading"] for t in preamble
-                                             if t.type == "heading_open"], source=source)]
