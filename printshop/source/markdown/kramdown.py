@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from printshop.source.markdown.tokens import previous_block_open
+
 _HEADING_ID_RE = re.compile(r"\s*\{#([^\s}]+)\}\s*$")
 _IAL_LINE_RE = re.compile(r"^\{:(?!:)\s*([^}]*)\}\s*$")
 _EXTENSION_RE = re.compile(r"\{::(options|nomarkdown)[^}]*/\}|\{::comment\}.*?\{:/comment\}|"
@@ -62,20 +64,9 @@ def _attribute_rule(state):
                 t.hidden = True
                 t.type = "kramdown_blank"
                 t.children = []
-            target = _previous_block_open(tokens, i - 1)
+            target = previous_block_open(tokens, i - 1)
         if target is not None:
             _apply(target, attrs)
-
-
-def _previous_block_open(tokens, index):
-    level = tokens[index].level
-    for j in range(index - 1, -1, -1):
-        t = tokens[j]
-        if t.level == level and t.nesting == 1:
-            return t
-        if t.level < level:
-            return None
-    return None
 
 
 def _apply(token, attrs) -> None:

@@ -12,6 +12,8 @@ import re
 
 from markdown_it.token import Token
 
+from printshop.source.markdown.tokens import previous_block_open
+
 _BLOCK_ID_RE = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)\s*$")
 
 
@@ -95,17 +97,8 @@ def _block_id_rule(state):
                 t.hidden = True
                 t.type = "block_id_blank"
                 t.children = []
-            target = _previous_block(tokens, i - 1)
+            target = previous_block_open(tokens, i - 1)
         if target is not None:
             target.meta = {**(target.meta or {}), "block_id": match[1]}
 
 
-def _previous_block(tokens, index):
-    level = tokens[index].level
-    for j in range(index - 1, -1, -1):
-        t = tokens[j]
-        if t.level == level and t.nesting == 1:
-            return t
-        if t.level < level:
-            return None
-    return None
