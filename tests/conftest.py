@@ -73,3 +73,39 @@ def folder_snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under `folder` with its bytes: for 'nothing changed' assertions."""
     return {p.relative_to(folder).as_posix(): p.read_bytes()
             for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def pdf_colours(path_or_bytes, page: int = 0) -> set[str]:
+    """The colours a page draws with, from its content stream and the forms and patterns it
+    uses: '#rrggbb' for DeviceRGB, 'cmyk C M Y K' (per cent) for DeviceCMYK, 'gray G'."""
+    import pikepdf
+
+    doc = pikepdf.open(io.BytesIO(path_or_bytes) if isinstance(path_or_bytes, bytes)
+                       else path_or_bytes)
+    found: set[str] = set()
+
+    def walk(obj, resources, depth=0):
+        for instruction in pikepdf.parse_content_stream(obj):
+            op = str(instruction.operator)
+            numeric = op in ("rg", "RG", "k", "K", "g", "G") or (
+                op in ("scn", "SCN", "sc", "SC") and len(instruction.operands) == 4)
+            values = [float(v) for v in instruction.operands] if numeric else []
+            if op in ("rg", "RG"):
+                found.add("#" + "".join(f"{round(v * 255):02x}" for v in values))
+            elif op in ("k", "K") or (op in ("scn", "SCN", "sc", "SC")
+                                      and len(instruction.operands) == 4):
+                found.add("cmyk " + " ".join(f"{round(v * 100):g}" for v in values))
+            elif op in ("g", "G"):
+                found.add(f"gray {values[0]:g}")
+            elif op == "Do" and depth < 8:
+                xobject = resources.XObject[instruction.operands[0]]
+                if xobject.get("/Subtype") == "/Form":
+                    walk(xobject, xobject.get("/Resources", resources), depth + 1)
+            if op in ("scn", "SCN") and len(instruction.operands) == 1 and depth < 8:
+                pattern = resources.Pattern[instruction.operands[0]]
+                if int(pattern.get("/PatternType", 0)) == 1:   # a tiling pattern draws
+                    walk(pattern, pattern.get("/Resources", resources), depth + 1)
+
+    target = doc.pages[page]
+    walk(target, target.Resources)
+    return found

@@ -8,8 +8,9 @@ import re
 import pytest
 
 from printshop.builder import build_project
+from printshop.errors import PrintshopError
 
-from conftest import RULES_SRC, pdf_reader, pdf_text
+from conftest import RULES_SRC, pdf_colours, pdf_reader, pdf_text
 
 # what the issue asks a player can fill in on screen
 FIELDS = (["name", "class", "level", "alignment", "hp-max", "hp-current", "ac", "melee-attack",
@@ -20,6 +21,9 @@ FIELDS = (["name", "class", "level", "alignment", "hp-max", "hp-current", "ac", 
           + [s for save in ("area", "body", "death", "luck", "mind", "rally")
              for s in (f"save-{save}", f"save-{save}-quality")])
 MM = 72 / 25.4
+# the sheet's colours as they always printed (ink, sheet-dim, blood, sheet-rule, sheet-faint,
+# white): now the palette's, and unchanged on a home printer
+SHEET_SRGB = {"#1d1a17", "#5e5345", "#7a1712", "#8c7d68", "#c9bba2", "#ffffff"}
 
 
 @pytest.fixture(scope="module")
@@ -96,9 +100,40 @@ def test_the_print_only_edition_has_no_form(project_copy, tmp_path):
         "    kind: blank-sheet\n", "    kind: blank-sheet\n    fillable: false\n    papers: [a4]\n"))
     build_project(project_copy, tmp_path, names=["blank-sheet"], strict=True)
     assert not (tmp_path / "blank-sheet-letter.pdf").exists()
-    reader = pdf_reader((tmp_path / "blank-sheet-a4.pdf").read_bytes())
+    pdf = (tmp_path / "blank-sheet-a4.pdf").read_bytes()
+    reader = pdf_reader(pdf)
     assert not reader.get_fields()
     assert "CLASS ABILITIES" in reader.pages[0].extract_text()   # (h2s are upper case)
+    # its ruled lines are drawn as lines, not as a gradient (which cannot be printed in CMYK;
+    # this edition is the one at the back of the press editions of the book)
+    assert pdf_colours(pdf) == SHEET_SRGB
+    assert not reader.pages[0]["/Resources"].get("/Pattern")
+    assert not reader.pages[0]["/Resources"].get("/Shading")
+
+
+def test_home_colours_are_the_palettes_srgb_values(sheets):
+    for paper in ("letter", "a4"):
+        assert pdf_colours(sheets[paper]) == SHEET_SRGB
+
+
+def test_a_projects_palette_recolours_the_sheet(project_copy, tmp_path):
+    (project_copy / "palette.yaml").write_text(
+        'colours:\n  sheet-rule: {srgb: "#2a6f3c", cmyk: "62 0 46 56"}\n'
+        '  sheet-dim: {srgb: "#3c3c3c", cmyk: "0 0 0 85"}\n')
+    build_project(project_copy, tmp_path, names=["blank-sheet"], paper="letter", strict=True)
+    colours = pdf_colours((tmp_path / "blank-sheet-letter.pdf").read_bytes())
+    assert {"#2a6f3c", "#3c3c3c"} <= colours
+    assert not {"#8c7d68", "#5e5345"} & colours
+
+
+def test_a_broken_palette_is_a_located_error(project_copy, tmp_path):
+    (project_copy / "palette.yaml").write_text(
+        'colours:\n  sheet-rule: {srgb: "#2a6f3c", cmyk: "62 0 46"}\n')
+    with pytest.raises(PrintshopError) as failed:
+        build_project(project_copy, tmp_path / "out", names=["blank-sheet"], strict=True)
+    message = str(failed.value).replace("\\", "/")
+    assert "palette.yaml:2" in message and "give four per cents" in message
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
 def test_paper_on_the_command_line_builds_that_paper_only(tmp_path):

@@ -12,7 +12,7 @@ import pytest
 from printshop.builder import build_project, check_project
 from printshop.errors import PrintshopError
 
-from conftest import RULES_SRC, pdf_reader, run_cli
+from conftest import RULES_SRC, pdf_colours, pdf_reader, run_cli
 
 KIT = """
   kit:
@@ -68,6 +68,9 @@ def characters(kit):
 
 def test_files_and_numbering_across_the_kit(small):
     out, kit, _ = small
+    # the table cover in the palette's colours, as css/pregens.css printed them before
+    assert pdf_colours(out / "kit.pdf", 0) == {"#1d1a17", "#5e5345", "#7a1712", "#c9bba2",
+                                               "#f1eadc"}
     assert sorted(p.name for p in (out / "kit").iterdir()) == \
         ["kit.json", "table-01.pdf", "table-02.pdf"]
     assert (out / "kit.pdf").is_file()

@@ -16,7 +16,7 @@ from printshop.builder import build_project
 from printshop.errors import PrintshopError
 from printshop.products.character_pack import roll_characters_to_bytes
 
-from conftest import RULES_SRC, folder_snapshot, pdf_reader, run_cli
+from conftest import RULES_SRC, folder_snapshot, pdf_colours, pdf_reader, run_cli
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "characters-golden.json"
 
@@ -63,6 +63,22 @@ def test_a_pack_is_a_cover_then_one_page_per_character(small_pack):
             assert skill["name"] in sheet
         for spell in c["spells"]:
             assert spell in sheet
+
+
+def test_sheet_colours_are_the_palettes_and_print_as_they_always_did(small_pack, project_copy):
+    # ink, sheet-dim, blood, sheet-faint on the cover; sheet-rule, sheet-box (the prime stat)
+    # and white on the sheets too: the values css/pregens.css had before the palette held them
+    assert pdf_colours(small_pack.data, 0) == {"#1d1a17", "#5e5345", "#7a1712", "#c9bba2"}
+    sheets = set().union(*(pdf_colours(small_pack.data, n) for n in (1, 2, 3)))
+    assert sheets == {"#1d1a17", "#5e5345", "#7a1712", "#8c7d68", "#c9bba2", "#f1eadc",
+                      "#ffffff"}
+    # a project's palette.yaml recolours them, in the PDF and the HTML edition
+    (project_copy / "palette.yaml").write_text(
+        'colours:\n  sheet-box: {srgb: "#dfe8f0", cmyk: "10 3 0 4"}\n')
+    pdf = roll(count=1, source=project_copy).data
+    assert "#dfe8f0" in pdf_colours(pdf, 1) and "#f1eadc" not in pdf_colours(pdf, 1)
+    html = roll(count=1, source=project_copy, fmt="html").data.decode()
+    assert "--sheet-box: #dfe8f0;" in html and "#f1eadc" not in html
 
 
 def test_backs_add_a_tombstone_after_every_sheet_and_pad_the_cover(small_pack_with_backs):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import RULES_SRC, SMALL_DECK, pdf_reader, run_cli
+from conftest import RULES_SRC, SMALL_DECK, pdf_colours, pdf_reader, run_cli
 
 from printshop.builder import build_project, check_project
 from printshop.errors import PrintshopError
@@ -190,6 +190,14 @@ def test_palette_modes():
     assert colours.mix("ink", "white", 0.5) == "device-cmyk(0 0 0 0.5)"
     # every palette colour stays inside the presses' 240 % ink limit
     assert max(c.ink for c in colours.palette.values()) <= 240
+    # the colours text is printed in (black, the greys) are on the K plate alone
+    from printshop.palette import BUILTIN_PALETTE
+    from printshop.source.yamlfile import load_yaml
+
+    for name, spec in load_yaml(BUILTIN_PALETTE).data["colours"].items():
+        if "K only" in spec.get("use", ""):
+            assert colours.cmyk_of(name)[:3] == (0, 0, 0), name
+    assert colours("sheet-dim") == "device-cmyk(0 0 0 0.78)"   # the sheet's labels
 
 
 def test_finishing_pads_pages_and_is_reproducible(press_book):
@@ -229,3 +237,86 @@ def test_check_takes_a_profile():
     assert result.exit_code == 0, result.output
     result = run_cli("check", "pregens", "--profile", "dtrpg-book", "--source", RULES_SRC)
     assert result.exit_code == 2 and "prints for home printers only" in result.output
+
+
+# --- the blank character sheet at the back of a press edition --------------------------------
+
+# the sheet's colours in the palette (ink, white, sheet-dim, blood, sheet-faint, sheet-rule)
+SHEET_CMYK = {"cmyk 0 0 0 100", "cmyk 0 0 0 0", "cmyk 0 0 0 78", "cmyk 0 66 51 70",
+              "cmyk 1 5 19 23", "cmyk 3 7 25 55"}
+SHEET_SRGB = {"#1d1a17", "#ffffff", "#5e5345", "#7a1712", "#c9bba2", "#8c7d68"}
+
+
+@pytest.fixture(scope="module")
+def book_with_sheet(tmp_path_factory):
+    """A small book of HAMMERCRAWL!'s project (its tables label the sheet) ending with the
+    blank character sheet, built for a profile."""
+    base = tmp_path_factory.mktemp("sheet-book")
+    project = base / "project"
+    shutil.copytree(RULES_SRC, project)
+    (project / "small").mkdir()
+    (project / "small" / "01-start.md").write_text(
+        "# Start\n\nRoll 3d6 for each stat and write them on the sheet at the back.\n")
+    manifest = project / "printshop.yaml"
+    manifest.write_text(manifest.read_text().split("products:")[0]
+                        + "products:\n  small-book:\n    kind: guide\n    chapters: small\n"
+                        "    blank_sheet: true\n    print_every_table: false\n"
+                        "    formats: [pdf]\n")
+    built = {}
+
+    def build(profile):
+        if profile not in built:
+            out = base / profile
+            build_project(project, out, strict=True, profile=profile)
+            built[profile] = (out / "small-book.pdf").read_bytes()
+        return built[profile]
+    return build
+
+
+def sheet_page(pdf: bytes) -> int:
+    pages = [page.extract_text() or "" for page in pdf_reader(pdf).pages]
+    found = [n for n, text in enumerate(pages) if "CLASS ABILITIES" in text]
+    assert len(found) == 1, "the blank sheet is in the book once"
+    return found[0]
+
+
+def ink_box_pt(pdf: bytes, index: int) -> list[float]:
+    """What the page prints (its non-white pixels at 72 dpi), in points from the trim's
+    left and bottom edge: [left, bottom, right, top]."""
+    import pypdfium2
+
+    doc = pikepdf.open(io.BytesIO(pdf))
+    media = [float(v) for v in doc.pages[index].MediaBox]
+    trim = [float(v) for v in doc.pages[index].TrimBox]
+    image = pypdfium2.PdfDocument(pdf)[index].render(scale=1).to_pil().convert("L")
+    left, top, right, bottom = image.point(lambda v: 255 if v < 250 else 0).getbbox()
+    return [media[0] + left - trim[0], media[3] - bottom - trim[1],
+            media[0] + right - trim[0], media[3] - top - trim[1]]
+
+
+@pytest.mark.parametrize("name", ["dtrpg-book", "lulu-book"])
+def test_the_press_book_ends_with_the_blank_sheet_inside_the_safe_area(book_with_sheet, name):
+    pdf = book_with_sheet(name)
+    profile = get_profile(name)
+    icc = profile.icc_path()
+    assert [str(f) for f in preflight(pdf, profile, (215.9, 279.4),
+                                      icc.read_bytes() if icc else None)] == []
+    index = sheet_page(pdf)
+    assert index % 2 == 0, "a right-hand page: a leaf of its own"
+    doc = pikepdf.open(io.BytesIO(pdf))
+    page = doc.pages[index]
+    # the book's trim and bleed, and no form fields: a press takes no annotations (PDF/X-1a
+    # forbids them on the page); the fillable form is the blank-sheet product
+    assert [float(v) for v in page.TrimBox] == [float(v) for v in doc.pages[0].TrimBox]
+    assert [float(v) for v in page.MediaBox] == [float(v) for v in doc.pages[0].MediaBox]
+    assert "/Annots" not in page.obj and "/AcroForm" not in doc.Root
+    # in the profile's colours: the palette's CMYK values for the CMYK press, else sRGB
+    assert pdf_colours(pdf, index) == (SHEET_CMYK if profile.cmyk else SHEET_SRGB)
+    # everything on it inside the safe area, and clear of the gutter on the binding side
+    safe, gutter = profile.safe * PT, profile.gutter * PT
+    left, bottom, right, top = ink_box_pt(pdf, index)
+    assert left >= safe + gutter - 1 and bottom >= safe - 1
+    assert right <= LETTER[0] - safe + 1 and top <= LETTER[1] - safe + 1
+    # and no smaller than it has to be: the sheet fills the safe area's width or height
+    assert (right - left >= LETTER[0] - 2 * safe - gutter - 30
+            or top - bottom >= LETTER[1] - 2 * safe - 30)

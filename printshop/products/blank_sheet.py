@@ -24,6 +24,8 @@ from printshop.source.schema import Strict
 
 SHEET_PAPERS = ("letter", "a4")
 SHEET_MARGIN_MM = 9   # as the pregen sheet (products/pregens.py)
+SHEET_FOOT_MM = 5     # css/pregens.css: .page-body is the page less the footer line
+RULE_MM = 6.5         # the writing areas' and notes' ruled lines (css/blank-sheet.css)
 NO_STAT = ("", "-", "—", "none")
 
 # (label, form field name): the boxes under HP and AC, in the pregen sheet's order
@@ -81,8 +83,12 @@ class BlankSheet(Product):
                   in NO_STAT else save_rows[s]["stat"]} for s in SAVES]
         roles = [{"name": r["role"], "id": _slug(r["role"])}
                  for r in tables["party-roles"].rows]
+        # the page body's height, as job() makes it: the ruled lines behind the notes
+        body_mm = self.project.paper_size_mm(paper)[1] - 2 * SHEET_MARGIN_MM - 0.5 \
+            - SHEET_FOOT_MM
         return {"game": self.project.manifest.title, "title": self.options.title,
                 "paper": paper, "fillable": fillable, "version": __version__,
+                "rule_mm": RULE_MM, "page_rules": int(body_mm // RULE_MM),
                 "stats": STATS, "saves": saves, "party_roles": roles,
                 "attack_boxes": ATTACK_BOXES,
                 "footer": "Print at 100 % for a pencil, or fill it in on screen and save it."
@@ -93,7 +99,11 @@ class BlankSheet(Product):
         return render_template(env, self.options.template,
                                sheet=self.sheet_info(paper, fillable))
 
-    def job(self, ctx: BuildContext, paper: str, fillable: bool) -> RenderJob:
+    def job(self, ctx: BuildContext, paper: str, fillable: bool, profile=None) -> RenderJob:
+        """The sheet's render job; with a CMYK print `profile` (the sheet at the back of a
+        press edition of the book) every colour is the palette's DeviceCMYK."""
+        from printshop.products.printing import sheet_palette_css
+
         project = self.project
         width, height = project.paper_size_mm(paper)
         margin = SHEET_MARGIN_MM
@@ -102,17 +112,21 @@ class BlankSheet(Product):
                   f".page {{ width: {width - 2 * margin:g}mm; "
                   f"height: {height - 2 * margin - 0.5:g}mm; }}"),
             label=f"sheet size ({paper})")
-        sheets = tuple(stylesheet(project, s) for s in self.options.stylesheets)
+        sheets = (sheet_palette_css(project, profile),) + tuple(
+            stylesheet(project, s) for s in self.options.stylesheets)
+        cmyk = profile is not None and profile.cmyk
         return RenderJob(html=self.html(paper, fillable),
                          stylesheets=sheets + (page_size_css(project, paper), size_css),
                          roots=tuple(str(r) for r in project.read_roots),
                          base_url=base_url(project),
                          source=f"{self.options.template} ({self.name})",
-                         uncompressed=ctx.uncompressed, fit_check=True)
+                         uncompressed=ctx.uncompressed, fit_check=True,
+                         cmyk_icc=str(profile.icc_path(project.root)) if cmyk else None)
 
-    def render(self, ctx: BuildContext, papers: list[str], fillable: bool) -> dict[str, bytes]:
+    def render(self, ctx: BuildContext, papers: list[str], fillable: bool,
+               profile=None) -> dict[str, bytes]:
         """paper → the sheet's PDF (one page), rendered together on the workers."""
-        results = ctx.renderer.render([self.job(ctx, p, fillable) for p in papers])
+        results = ctx.renderer.render([self.job(ctx, p, fillable, profile) for p in papers])
         problems = []
         for paper, result in zip(papers, results):
             for warning in collect_warnings([result]):
@@ -170,42 +184,91 @@ PRODUCT = BlankSheet
 # --- the sheet at the back of the book ------------------------------------------------------
 
 def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
-                          paper: str) -> tuple[bytes, int]:
-    """`book_pdf` with the blank sheet (print-only: no form fields) as its last page, on a
-    leaf of its own, and a bookmark to it; and the book's new page count. On a paper the sheet is not laid out for (A5, digest) the A4 sheet is
-    scaled to the page."""
+                          paper: str, profile=None) -> tuple[bytes, int]:
+    """`book_pdf` with the blank sheet as its last page, on a leaf of its own, and a bookmark
+    to it; and the book's new page count. On a paper the sheet is not laid out for (A5,
+    digest) the A4 sheet is scaled to the page.
+
+    The sheet is print-only (boxes and ruled lines, no form fields) in every edition of the
+    book: it is there to be photocopied, and the fillable form is the blank-sheet product.
+    A press could not take the fields anyway: PDF/X-1a allows no annotations on the page, and
+    the press profiles drop every annotation.
+
+    For a press `profile` the sheet is drawn in the book's colours (the palette's CMYK in a
+    CMYK edition) on a page with the book's trim and bleed, its content inside the profile's
+    safe area and clear of the gutter (it is a right-hand page), shrunk a little if the
+    safe area is smaller than the sheet's own margins leave (0.5 % for dtrpg-book, 7 % for
+    lulu-book's half-inch safe area)."""
     import io
 
     from pypdf import PdfReader, PdfWriter, Transformation
     from pypdf.generic import ArrayObject
 
     sheet_paper = paper if paper in SHEET_PAPERS else "a4"
-    key = ("blank-sheet", "print", sheet_paper)
+    press = profile if profile is not None and profile.for_press else None
+    key = ("blank-sheet", "print", sheet_paper, press.name if press else "home")
     sheet_pdf = ctx.shared.make(key, lambda: blank_sheet_product(project).render(
-        ctx, [sheet_paper], fillable=False)[sheet_paper])
+        ctx, [sheet_paper], fillable=False, profile=press)[sheet_paper])
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(book_pdf)))
     identifier = writer._ID
     sheet = PdfReader(io.BytesIO(sheet_pdf)).pages[0]
     last = writer.pages[-1]
-    width, height = float(last.mediabox.width), float(last.mediabox.height)
     if len(writer.pages) % 2:   # the sheet gets a leaf of its own, not the colophon's back
-        writer.add_blank_page(width, height)
-    if abs(float(sheet.mediabox.width) - width) > 1 or \
-            abs(float(sheet.mediabox.height) - height) > 1:
-        scale = min(width / float(sheet.mediabox.width),
-                    height / float(sheet.mediabox.height))
-        page = writer.add_blank_page(width, height)
-        dx = (width - float(sheet.mediabox.width) * scale) / 2
-        dy = (height - float(sheet.mediabox.height) * scale) / 2
-        page.merge_transformed_page(sheet, Transformation().scale(scale).translate(dx, dy))
-    else:
+        _add_page_like(writer, last)
+    if press is None and _same_size(sheet.mediabox, last.mediabox):
         writer.add_page(sheet)
+    else:
+        page = _add_page_like(writer, last)
+        page.merge_transformed_page(sheet, _placement(sheet, last, press))
     writer.add_outline_item(title="Character Sheet (to copy)", page_number=len(writer.pages) - 1)
     if identifier is not None:
         writer._ID = ArrayObject(identifier)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue(), len(writer.pages)
+
+
+def _placement(sheet, book_page, press):
+    """Where the sheet's page goes on a book page: the whole sheet scaled to the page (home),
+    or (press) its content, inside the sheet's margins, into the trim's safe area: no larger
+    than it is, centred, the gutter kept free on the left."""
+    from pypdf import Transformation
+
+    trim = [float(v) for v in book_page.trimbox]
+    media = [float(v) for v in sheet.mediabox]
+    if press is None:
+        box, target = media, [float(v) for v in book_page.mediabox]
+        grow = True
+    else:
+        pt = 72 / 25.4
+        margin, safe, gutter = SHEET_MARGIN_MM * pt, press.safe * pt, press.gutter * pt
+        box = [media[0] + margin, media[1] + margin, media[2] - margin, media[3] - margin]
+        target = [trim[0] + safe + gutter, trim[1] + safe, trim[2] - safe, trim[3] - safe]
+        grow = False
+    width, height = box[2] - box[0], box[3] - box[1]
+    scale = min((target[2] - target[0]) / width, (target[3] - target[1]) / height)
+    if not grow:
+        scale = min(scale, 1.0)
+    dx = target[0] + ((target[2] - target[0]) - width * scale) / 2 - box[0] * scale
+    dy = target[1] + ((target[3] - target[1]) - height * scale) / 2 - box[1] * scale
+    return Transformation().scale(scale).translate(dx, dy)
+
+
+def _same_size(a, b) -> bool:
+    return abs(float(a.width) - float(b.width)) <= 1 and \
+        abs(float(a.height) - float(b.height)) <= 1
+
+
+def _add_page_like(writer, like):
+    """A blank page at the end with `like`'s page boxes (a book page with bleed has its
+    MediaBox around the trim, origin below zero)."""
+    from pypdf.generic import NameObject, RectangleObject
+
+    page = writer.add_blank_page(float(like.mediabox.width), float(like.mediabox.height))
+    for name in ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox"):
+        if name in like:
+            page[NameObject(name)] = RectangleObject([float(v) for v in like[name]])
+    return page
 
 
 def blank_sheet_product(project) -> BlankSheet:

@@ -267,10 +267,12 @@ class Convention(Product):
             -> list[tuple[bytes, int]]:
         """Each table's cover and its number of pages (a long kit's may take two)."""
         from printshop.products.common import page_size_css
+        from printshop.products.printing import sheet_palette_css
 
         o = self.options
         env = jinja_environment(self.project)
-        css = tuple(stylesheet(self.project, s) for s in o.stylesheets) + (
+        css = (sheet_palette_css(self.project),) + tuple(
+            stylesheet(self.project, s) for s in o.stylesheets) + (
             page_size_css(self.project, paper), self.pregens._sheet_size_css(paper))
         jobs = []
         for t, seats in enumerate(seating, start=1):

@@ -245,16 +245,12 @@ class Guide(Product):
                 ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
                                  outside.line))
             pdf, self.pages = result.pdf, result.pages
-            if self.options.blank_sheet and profile.cmyk:
-                # the sheet's stylesheet has no CMYK colours yet: leave it out rather than
-                # print RGB in a CMYK file (preflight would refuse it)
-                ctx.warn(Problem(f"{self.name}.pdf", "the blank character sheet is left out "
-                                 f"of the '{profile.name}' edition: it has no CMYK colours "
-                                 "yet (print it from the blank-sheet product)"))
-            elif self.options.blank_sheet:
+            if self.options.blank_sheet:
                 from printshop.products.blank_sheet import book_with_blank_sheet
 
-                pdf, self.pages = book_with_blank_sheet(ctx, project, pdf, self.paper(ctx))
+                # in the book's colours: CMYK from the palette in a CMYK edition
+                pdf, self.pages = book_with_blank_sheet(ctx, project, pdf, self.paper(ctx),
+                                                        profile)
             pdf = finish_for_profile(ctx, project, profile, pdf, project.paper_size_mm(paper),
                                      None, f"{self.name}.pdf")
             output.add(f"{self.name}.pdf", pdf)

@@ -235,8 +235,13 @@ class Pregens(Product):
                                screen_css=Markup(screen_css))
 
     def _stylesheets(self, paper: str) -> tuple[Stylesheet, ...]:
+        """The palette's colours (sRGB: pregens print for home printers), the sheet's
+        stylesheets and its page and sheet size."""
+        from printshop.products.printing import sheet_palette_css
+
         sheets = tuple(stylesheet(self.project, s) for s in self.options.stylesheets)
-        return sheets + (page_size_css(self.project, paper), self._sheet_size_css(paper))
+        return (sheet_palette_css(self.project),) + sheets + (
+            page_size_css(self.project, paper), self._sheet_size_css(paper))
 
     def _sheet_size_css(self, paper: str) -> Stylesheet:
         """The page box each sheet must fill exactly (fit checks measure against it)."""

@@ -18,6 +18,12 @@ def palette_css(colours: Colours) -> Stylesheet:
     return Stylesheet(text=colours.variables_css(), label=f"palette ({colours.mode})")
 
 
+def sheet_palette_css(project, profile=None) -> Stylesheet:
+    """The palette for the character sheet's stylesheets (css/pregens.css and those on top of
+    it name only palette colours): sRGB, or CMYK for a CMYK `profile`."""
+    return palette_css(colours_for(project, profile))
+
+
 def profile_css(profile, bookmarks_css: bool = True) -> str:
     """Bleed, marks and bookmarks: the page rules every product of the profile shares."""
     rules = []
