@@ -7,13 +7,15 @@ All in one run, on a private copy of rules-src/, through the command line as a u
 3. one edit each: a chapter (rebuilds the guide), a deck (that deck), a table the guide
    prints and a deck deals from;
 4. `printshop serve`: from saving a chapter to the new text being served in the HTML
-   edition (goal < 2 s), and to the new PDF.
+   edition (goal < 2 s), to its pages alone in the PDF preview (goal about 3 s), and to the
+   whole book's PDF; from saving one card's text to the deck's new PDF.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -64,25 +66,46 @@ def serve_times(project: Path) -> dict:
                 stream.readline()
                 return json.loads(stream.readline().removeprefix(b"data: "))
 
-        while (s := state())["building"] or "players-guide.pdf" not in s["files"]:
-            time.sleep(0.2)
+        def settle():
+            while (s := state())["building"] or "players-guide.pdf" not in s["files"]:
+                time.sleep(0.2)
+            return s
+
+        s = settle()
         chapter = project / "guide" / "06-playing.md"
         marker = f"Saved at {time.time():.0f}."
         pdf_before = s["files"]["players-guide.pdf"]
         chapter.write_text(chapter.read_text() + f"\n{marker}\n")
         saved = time.perf_counter()
-        html = pdf = None
-        while html is None or pdf is None:
+        html = first = pdf = None
+        while html is None or first is None or pdf is None:
             if html is None:
                 with urllib.request.urlopen(url + "players-guide.html", timeout=30) as page:
                     if marker.encode() in page.read():
                         html = time.perf_counter() - saved
-            if pdf is None and state()["files"].get("players-guide.pdf") != pdf_before:
+            now = state()
+            whole = now["files"].get("players-guide.pdf") != pdf_before
+            if first is None and ("players-guide" in now["previews"] or whole):
+                first = time.perf_counter() - saved   # the chapter alone (or the book)
+            if pdf is None and whole:
                 pdf = time.perf_counter() - saved
             time.sleep(0.05)
             if time.perf_counter() - saved > 300:
                 sys.exit("serve did not rebuild within 300 s")
-        return {"serve_chapter_to_html_s": round(html, 2), "serve_chapter_to_pdf_s": round(pdf, 2)}
+        s = settle()
+        deck = project / "decks" / "fumbles.yaml"
+        deck_before = s["files"]["fumble-deck.pdf"]
+        edit(deck, "by some small miracle", "by some great miracle")
+        saved = time.perf_counter()
+        while state()["files"].get("fumble-deck.pdf") == deck_before:
+            time.sleep(0.05)
+            if time.perf_counter() - saved > 300:
+                sys.exit("serve did not rebuild the deck within 300 s")
+        deck_pdf = time.perf_counter() - saved
+        return {"serve_chapter_to_html_s": round(html, 2),
+                "serve_chapter_to_first_pages_s": round(first, 2),
+                "serve_chapter_to_pdf_s": round(pdf, 2),
+                "serve_card_to_deck_pdf_s": round(deck_pdf, 2)}
     finally:
         process.terminate()
         process.wait(30)
@@ -106,7 +129,7 @@ def main() -> None:
         results["noop_build_s"] = round(min(noop), 3)
         for label, path, old, new in [
             ("chapter", "guide/06-playing.md", "\n", "\nA new sentence for the benchmark.\n"),
-            ("deck", "decks/fumbles.yaml", "title:", "# edited\ntitle:"),
+            ("deck", "decks/fumbles.yaml", "goes wrong.", "goes wrong, luckily."),
             ("table", "tables/encounter-reactions.yaml", "title:", "# edited\ntitle:"),
         ]:
             edit(project / path, old, new)
@@ -116,6 +139,8 @@ def main() -> None:
         results.update(serve_times(project))
     results["noop_verdict"] = "PASS" if results["noop_build_s"] < 1 else "MISS"
     results["serve_verdict"] = "PASS" if results["serve_chapter_to_html_s"] < 2 else "MISS"
+    results["first_pages_verdict"] = ("PASS" if results["serve_chapter_to_first_pages_s"]
+                                      <= 3.5 else "MISS")
     full = results["full_build_s"]
     print(f"full build of the kit (cold)       {full:8.2f} s")
     print(f"no-op build (best of 3)            {results['noop_build_s']:8.3f} s   "
@@ -126,7 +151,11 @@ def main() -> None:
               f"{full / seconds:.1f}x faster; rebuilt {', '.join(results[f'edit_{label}_rebuilt'])}")
     print(f"serve: chapter saved → HTML served {results['serve_chapter_to_html_s']:8.2f} s "
           "(goal < 2 s)")
-    print(f"serve: chapter saved → new PDF     {results['serve_chapter_to_pdf_s']:8.2f} s")
+    print(f"serve: chapter saved → its pages   {results['serve_chapter_to_first_pages_s']:8.2f} s "
+          "(alone, numbered as in the book; goal about 3 s)")
+    print(f"serve: chapter saved → whole book  {results['serve_chapter_to_pdf_s']:8.2f} s")
+    print(f"serve: one card saved → deck PDF   {results['serve_card_to_deck_pdf_s']:8.2f} s")
+    results["load_average"] = round(os.getloadavg()[0], 1)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 

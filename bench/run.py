@@ -85,10 +85,22 @@ def write_baseline(results_dir: Path) -> None:
                  incremental.get("noop_verdict")),
             _row("one chapter edited, `printshop build` (rebuilds the guide only)",
                  [incremental["edit_chapter_s"]], None, None, "–", None),
+            _row("one deck's card edited, `printshop build` (that deck, one sheet rendered)",
+                 [incremental["edit_deck_s"]], None, None, "–", None),
             _row("`printshop serve`: chapter saved → its text served in the HTML edition",
                  [incremental["serve_chapter_to_html_s"]], None, None, "< 2 s",
                  incremental.get("serve_verdict")),
         ]
+        if "serve_chapter_to_first_pages_s" in incremental:
+            rows += [
+                _row("`printshop serve`: chapter saved → its pages alone in the PDF preview",
+                     [incremental["serve_chapter_to_first_pages_s"]], None, None,
+                     "≈ 3 s", incremental.get("first_pages_verdict")),
+                _row("`printshop serve`: chapter saved → the whole book's PDF",
+                     [incremental["serve_chapter_to_pdf_s"]], None, None, "–", None),
+                _row("`printshop serve`: one card saved → the deck's PDF",
+                     [incremental["serve_card_to_deck_pdf_s"]], None, None, "–", None),
+            ]
     if memory:
         rows.append(f"| pack of {memory['characters']} characters: peak memory of the "
                     f"process tree | PSS {memory['peak_pss_mb']:.0f} MB (RSS summed "

@@ -24,6 +24,8 @@ class BuildReport:
     up_to_date: list[str] = field(default_factory=list)  # names skipped: nothing changed
     built: list[str] = field(default_factory=list)       # names built
     unchanged: list[Path] = field(default_factory=list)  # built, same bytes: not rewritten
+    chunks_reused: int = 0      # render jobs (card sheets, book parts) taken from the cache
+    chunks_rendered: int = 0    # render jobs rendered
 
 
 def check_project(source: Path, names: list[str] | None = None,
@@ -82,7 +84,8 @@ def build_project(source: Path, out: Path, names: list[str] | None = None,
     if plan.stale:
         _build_stale(plan, report, strict=strict, jobs=jobs, progress=progress,
                      uncompressed=uncompressed, timeout=timeout, paper=paper,
-                     context_options=context_options, renderer=renderer, profile=profile)
+                     context_options=context_options, renderer=renderer, profile=profile,
+                     force=force)
     elif strict and report.warnings:
         raise _strict_error(report.warnings)
     plan.cache.save()  # the stat cache and parsed manifest: only after a build that worked
@@ -165,9 +168,11 @@ def _raw_manifest(path: Path, cache: BuildCache) -> dict | None:
 
 
 def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, uncompressed,
-                 timeout, paper, context_options, renderer, profile=None) -> None:
+                 timeout, paper, context_options, renderer, profile=None,
+                 force=False) -> None:
     from printshop.products import BuildContext, load_products
     from printshop.project import Project
+    from printshop.render.chunks import ChunkCache
 
     names = [item.name for item in plan.stale]
     project = plan.project or Project.load(plan.cache.root)
@@ -192,6 +197,10 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
         renderer.start()
     else:
         renderer.new_build()
+    # chunks (card sheets, the book's parts) rendered before are reused; --force renders all
+    chunks = ChunkCache(plan.cache.out / CACHE_DIR / "chunks", plan.cache.digest,
+                        reuse=not force)
+    renderer.cache = chunks
     try:
         problems = Problems()
         for product in products:  # check everything before rendering anything
@@ -211,6 +220,8 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
             outputs[product.name] = {n: d for n, d in output.files.items()
                                      if before.get(n) is not d}
     finally:
+        renderer.cache = None
+        report.chunks_reused, report.chunks_rendered = chunks.reused, chunks.rendered
         if own_renderer:
             renderer.pool.close()
     for product in products:
@@ -221,9 +232,12 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
         raise _strict_error(report.warnings)
     report.written = output.commit()
     report.unchanged = output.unchanged
+    chunks.commit()
+    chunks.prune()
     for product in products:  # only now: an entry never claims files that are not there
         plan.cache.store(*plan.keys[product.name], recorders[product.name],
-                         outputs[product.name], warnings[product.name])
+                         outputs[product.name], warnings[product.name],
+                         getattr(product, "cache_extra", None))
     report.products = products
     report.built = names
 

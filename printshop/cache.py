@@ -11,7 +11,9 @@ product's files are in place, holding:
 * `files` and `listings`: every file the build read with its sha256 (or that it was absent)
   and the folder listings it depended on, as recorded by `printshop.deps`;
 * `outputs`: each file written, with its sha256 (a deleted or edited output is rebuilt);
-* `warnings`: replayed when the product is up to date (so `--strict` still fails).
+* `warnings`: replayed when the product is up to date (so `--strict` still fails);
+* `extra`: what the product keeps about its outputs (the book's page map, for `serve`'s
+  chapter previews: `entry_extra`).
 
 Only content hashes decide; times never do. Checking needs no WeasyPrint, Jinja or Markdown:
 a build with nothing to do imports none of them. Deleting the folder is always safe.
@@ -239,7 +241,7 @@ class BuildCache:
 
     # --- writing (after the outputs are in place) ------------------------------------------
     def store(self, name: str, key: str, recorder: deps.Recorder, outputs: dict[str, bytes],
-              warnings: list) -> None:
+              warnings: list, extra: dict | None = None) -> None:
         from printshop.output import write_atomic
 
         listings = {}
@@ -255,12 +257,23 @@ class BuildCache:
             "outputs": {o: hashlib.sha256(data).hexdigest() for o, data in
                         sorted(outputs.items())},
             "warnings": [[str(w.path), w.message, w.line, w.column] for w in warnings],
+            "extra": extra or {},   # what a product keeps for later (the book's page map)
         }
         self.folder.mkdir(parents=True, exist_ok=True)
         write_atomic(self.entry_file(name), json.dumps(entry, indent=1).encode("utf-8"))
 
     def forget(self, name: str) -> None:
         self.entry_file(name).unlink(missing_ok=True)
+
+
+def entry_extra(out: Path, name: str) -> dict:
+    """What product `name`'s last good build kept (`Product.cache_extra`), or {}."""
+    try:
+        entry = json.loads((Path(out) / CACHE_DIR / "products" / f"{name}.json")
+                           .read_text(encoding="utf-8"))
+        return entry.get("extra") or {}
+    except (OSError, ValueError, AttributeError):
+        return {}
 
 
 def stored_warnings(entry: dict) -> list:

@@ -257,6 +257,15 @@ Examples:
   printshop serve players-guide            only the guide: save a chapter, see the page
   printshop serve --source ~/my-book       a folder of Markdown chapters as a book
   printshop serve --port 8080 --host 0.0.0.0   let other machines on the network look
+
+\b
+A saved chapter shows in the PDF view alone first, a few seconds after the save, with
+the page numbers, running heads and references it has in the book, under a banner:
+  Chapter 6 only ("Playing the Game", pages 21-30): the whole book is rendering...
+then the whole book replaces it. Try it:
+  printshop serve players-guide
+  # open http://127.0.0.1:8000/preview/players-guide#players-guide.pdf
+  echo "A new closing line." >> rules-src/guide/06-playing.md
 """)
 @click.argument("products", nargs=-1)
 @source_option

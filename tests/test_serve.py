@@ -200,6 +200,40 @@ def test_pdf_pages_update_in_place(browser, preview):
         page.close()
 
 
+def test_a_saved_chapter_shows_alone_first_then_the_whole_book(browser, preview):
+    wait_until(lambda: _settled(preview, {"book.pdf"}), what="a quiet build")
+    page = open_preview(browser, preview, "book", "#book.pdf")
+    try:
+        page.wait_for_function("document.querySelectorAll('.pages img').length > 2",
+                               timeout=30_000)
+        whole = page.locator(".pages img").count()
+        before = preview.service.snapshot()["files"]["book.pdf"]
+        chapter = preview.service.source / "guide" / "03-lore.md"
+        chapter.write_text(LONG_CHAPTER.replace("Paragraph 7 of", "Paragraph seven of"))
+        # the chapter's pages alone first, in place of its pages in the book, said so
+        page.wait_for_function("window.__printshop.notes.length > 0", timeout=60_000)
+        note = page.evaluate("window.__printshop.notes[0]")
+        assert note.startswith("Chapter 3 only (“Lore”, pages ") and "rendering" in note
+        page.wait_for_function("window.__printshop.alone.length > 0", timeout=30_000)
+        assert page.evaluate("window.__printshop.alone[0]") >= 2   # its pages, outlined
+        # then the whole book replaces it
+        page.wait_for_function(f"window.__printshop.state.files['book.pdf'] !== "
+                               f"{json.dumps(before)} && !document.querySelector("
+                               "'#chapter-note')", timeout=90_000)
+        page.wait_for_function("!document.querySelector('.pages img.chapter-alone')",
+                               timeout=30_000)
+        assert page.locator(".pages img").count() == whole
+        assert preview.service.snapshot()["previews"] == {}
+    finally:
+        page.close()
+
+
+def test_a_chapter_preview_is_served_only_while_there_is_one(preview):
+    wait_until(lambda: _settled(preview, {"book.pdf"}), what="a quiet build")
+    assert get(preview, "/_pages/_preview/book.pdf/index.json")[0] == 404
+    assert get(preview, "/_pages/_preview/../book.pdf/1.png")[0] == 404
+
+
 def test_the_server_stops(tmp_path):
     project = make_project(tmp_path / "project")
     shutil.rmtree(project / "decks")
@@ -218,3 +252,4 @@ def test_serve_help_has_examples():
     assert result.exit_code == 0
     assert "printshop serve --source ~/my-book" in result.output
     assert "--host" in result.output and "127.0.0.1" in result.output
+    assert "alone first" in result.output and "#players-guide.pdf" in result.output

@@ -127,8 +127,7 @@ def render_book(ctx, job: RenderJob) -> RenderResult:
         found = {name: result.anchors.get(name) for name in wanted}
         if all(found[name] == pages.get(name) for name in wanted):
             _numbers_for[key] = pages
-            result.anchors = {}
-            return result
+            return result   # its anchors: the page map a chapter preview starts from
         pages = {**pages, **{k: v for k, v in found.items() if v is not None}}
     result, = ctx.renderer.render([job])   # the numbers never settled: WeasyPrint's way
     return result

@@ -36,10 +36,12 @@ from printshop.source.schema import Strict
 PAPER = Literal["letter", "a4", "a5", "a3", "digest"]
 STYLESHEETS = ("css/fonts.css", "css/cards.css")
 SHEET_TEMPLATE = "cards/sheet.html.j2"
-# Six pages (three sheets, fronts and backs) a job: a 52-card deck makes two jobs, one per
-# core, and a card set smaller is rendered again with only its own six pages
-# (bench/cards.py). Chunks never depend on the number of cores: same bytes everywhere.
-PAGES_PER_JOB = 6
+# A job is one sheet (its fronts and its backs; a fold-over sheet is one page): one edited
+# card renders its own sheet again and the others come from the chunk cache
+# (render/chunks.py), and a card set smaller is rendered again with only its sheet. The
+# printshop layout (one card a page) takes three cards a job. Chunks never depend on the
+# number of cores: same bytes everywhere.
+PAGES_PER_JOB = {"home": 2, "foldover": 1, "printshop": 6}
 MAX_FIT_ROUNDS = 12
 MAX_FIT_STEPS = 40      # sizes a fit_box may list
 PNG_DPI = 300
@@ -349,7 +351,7 @@ def chunks_of(groups: list[DeckGroup]) -> list[Chunk]:
     chunks, page_no = [], 0
     for gi, group in enumerate(groups):
         pages = group.imposition.pages
-        step = PAGES_PER_JOB if group.imposition.layout != "foldover" else PAGES_PER_JOB // 2
+        step = PAGES_PER_JOB.get(group.imposition.layout, 6)
         for start in range(0, len(pages), step):
             part = pages[start:start + step]
             cards = {f.card for p in part for f in p.faces if f.side == "front"}

@@ -14,6 +14,7 @@ from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.book_pages import render_book
+from printshop.products.book_preview import PageMap, page_map, render_chapter
 from printshop.products.common import (base_url, build_date, check_stylesheets,
                                        InputDigest, inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet,
@@ -214,19 +215,7 @@ class Guide(Product):
             html = self.compose(ctx, "print")
             profile = self.print_profile()
             paper = self.paper(ctx)
-            sheets = ((palette_css(colours_for(project, profile)),)
-                      + tuple(stylesheet(project, s) for s in self.options.stylesheets)
-                      + (page_size_css(project, paper),))
-            if profile.for_press:
-                sheets += (Stylesheet(text=profile_css(profile) + book_press_css(profile),
-                                      label=f"print profile {profile.name}"),)
-            job = RenderJob(html=html, stylesheets=sheets,
-                            roots=tuple(str(r) for r in project.read_roots),
-                            base_url=base_url(project),
-                            source=f"{self.options.template} ({self.name})",
-                            uncompressed=ctx.uncompressed,
-                            cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
-                            else None, fonts=self.font_policy(), page_check=True)
+            job = self.print_job(ctx, html)
             if ctx.progress:
                 ctx.progress(f"{self.name}: rendering the PDF")
             result = render_book(ctx, job)   # page references as known numbers
@@ -245,6 +234,9 @@ class Guide(Product):
                 ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
                                  outside.line))
             pdf, self.pages = result.pdf, result.pages
+            if result.anchors:   # where every chapter and id fell: for `serve`'s previews
+                found = page_map(html, result.anchors, result.pages)
+                self.cache_extra = {"page_map": found.as_json()} if found else {}
             if self.options.blank_sheet:
                 from printshop.products.blank_sheet import book_with_blank_sheet
 
@@ -256,6 +248,35 @@ class Guide(Product):
             output.add(f"{self.name}.pdf", pdf)
         if "html" in self.options.formats:
             output.add(f"{self.name}.html", self.compose(ctx, "screen"))
+
+    def print_job(self, ctx: BuildContext, html: str) -> RenderJob:
+        """The whole book's render job (the print edition's HTML, its stylesheets)."""
+        project = self.project
+        profile = self.print_profile()
+        paper = self.paper(ctx)
+        sheets = ((palette_css(colours_for(project, profile)),)
+                  + tuple(stylesheet(project, s) for s in self.options.stylesheets)
+                  + (page_size_css(project, paper),))
+        if profile.for_press:
+            sheets += (Stylesheet(text=profile_css(profile) + book_press_css(profile),
+                                  label=f"print profile {profile.name}"),)
+        return RenderJob(html=html, stylesheets=sheets,
+                         roots=tuple(str(r) for r in project.read_roots),
+                         base_url=base_url(project),
+                         source=f"{self.options.template} ({self.name})",
+                         uncompressed=ctx.uncompressed,
+                         cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
+                         else None, fonts=self.font_policy(), page_check=True)
+
+    def chapter_preview(self, ctx: BuildContext, source: str, pages: PageMap):
+        """The chapter from `source` (relative to the project) rendered alone, numbered as
+        in the book of `pages` (products/book_preview.py); None when it cannot be."""
+        if "pdf" not in self.options.formats:
+            return None
+        self._recorder = deps.current() or deps.Recorder()
+        self._composed_inputs = self.read()
+        job = self.print_job(ctx, self.compose(ctx, "print"))
+        return render_chapter(ctx, job, source, pages)
 
 
 # book.css's inside margin (its @page :left margin-right, :right margin-left), which a

@@ -278,6 +278,7 @@ class Renderer:
         self.pool = WorkerPool(render_job, processes=processes, timeout=timeout,
                                warm_up=warm_up)
         self.epoch = 1
+        self.cache = None   # a printshop.render.chunks.ChunkCache, set per build
 
     def new_build(self) -> None:
         """A renderer kept warm across builds (`serve`): workers keep their fonts but drop
@@ -301,6 +302,33 @@ class Renderer:
         self.pool.close()
 
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
+        cache = self.cache
+        if cache is None or not isinstance(jobs, (list, tuple)):
+            results = self._render(jobs, on_done)
+            if cache is not None:
+                cache.rendered += len(results)
+            return results
+        # jobs rendered before (same content, same files read) are taken from the cache
+        from printshop.render.chunks import job_key
+
+        keys = [job_key(job) for job in jobs]
+        results: list = [cache.get(key) for key in keys]
+        misses = [i for i, result in enumerate(results) if result is None]
+        for index, result in enumerate(results):
+            if result is not None and on_done is not None:
+                on_done(index, result)
+        rendered = self._render([jobs[i] for i in misses], on_done and (
+            lambda n, result: on_done(misses[n], result))) if misses else []
+        for index, result in zip(misses, rendered):
+            cache.put(keys[index], result)
+            results[index] = result
+        cache.reused += len(jobs) - len(misses)
+        cache.rendered += len(misses)
+        for index in set(range(len(jobs))) - set(misses):
+            deps.merge(results[index].read)   # what the cached render read, for the build cache
+        return results
+
+    def _render(self, jobs, on_done=None) -> list[RenderResult]:
         try:
             results = self.pool.map(_Stamped(jobs, self.epoch), on_done=on_done)
         except TaskFailed as failed:

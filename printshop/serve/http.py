@@ -6,6 +6,8 @@ Routes:
                              images), updated in place when a build changes it
   /_events                   Server-Sent Events: the build state (files' versions, problems)
   /_pages/FILE.pdf/index.json, /_pages/FILE.pdf/N.png    a built PDF's pages as images
+  /_pages/_preview/NAME.pdf/…  the same for a book's chapter rendered alone (while the
+                             whole book renders after a save)
   /_assets/…                 the preview's script and style
   /FILE                      a built file, by its build name
 
@@ -115,9 +117,21 @@ class _Handler(BaseHTTPRequestHandler):
         kind = "text/javascript" if name.endswith(".js") else "text/css"
         self._send(200, (ASSETS / name).read_bytes(), f"{kind}; charset=utf-8", head)
 
+    def _preview_path(self, name: str) -> Path | None:
+        """A book's chapter preview, while there is one."""
+        service = self.server.service
+        product = name.removesuffix(".pdf")
+        if not name.endswith(".pdf") or product not in service.snapshot()["previews"]:
+            return None
+        path = service.preview_file(product)
+        return path if path.is_file() else None
+
     def _page(self, rest: str, head: bool):
         file_name, _, page = rest.rpartition("/")
-        path = self._output_path(file_name) if file_name.endswith(".pdf") else None
+        if file_name.startswith("_preview/"):
+            path = self._preview_path(file_name[len("_preview/"):])
+        else:
+            path = self._output_path(file_name) if file_name.endswith(".pdf") else None
         if path is None:
             return self._not_found(head)
         if page == "index.json":

@@ -2,8 +2,10 @@
 
 One thread watches the project (watchfiles) and marks it dirty; one thread builds. A build
 is a cycle: first the HTML editions alone (a saved chapter reaches the browser in about a
-second), then every product, one at a time, each through the build cache (only what a
-change touched is rendered), on one warm pool of render workers. A save that arrives during
+second), then each saved chapter's pages alone, numbered as in the last whole book (its
+page map, kept in the build cache: products/book_preview.py), then every product, one at a
+time, each through the build cache (only what a change touched is rendered), on one warm
+pool of render workers. The whole book replaces the chapter's preview when it is done. A save that arrives during
 a cycle makes the loop go round once more as soon as the current product is done: the
 latest change wins, and no change is lost. Files reach the output folder only by atomic
 renames, so a half-written file is never served.
@@ -15,6 +17,7 @@ attempt) is published to listeners (the server's event streams) after every step
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import time
 import traceback
@@ -33,13 +36,15 @@ class State:
     files: dict[str, str] = field(default_factory=dict)      # output name → version
     outputs: dict[str, list[str]] = field(default_factory=dict)  # product → its files
     problems: dict[str, list[str]] = field(default_factory=dict)  # product or "" → lines
+    previews: dict[str, dict] = field(default_factory=dict)   # book → its chapter preview
 
     def as_json(self) -> dict:
         lines: list[str] = []
         for product_problems in self.problems.values():
             lines += [p for p in product_problems if p not in lines]
         return {"build": self.build, "building": self.building, "products": self.products,
-                "files": self.files, "outputs": self.outputs, "problems": lines}
+                "files": self.files, "outputs": self.outputs, "problems": lines,
+                "previews": self.previews}
 
 
 class BuildService:
@@ -53,6 +58,8 @@ class BuildService:
         self.state = State()
         self.changed = threading.Condition()
         self._dirty = True          # build at start
+        self._saved: set[str] = set()   # files saved since the last cycle took them
+        self._guides: set[str] = set()  # products whose chapters can be previewed alone
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._renderer = None
@@ -76,9 +83,10 @@ class BuildService:
         if self._renderer is not None:
             self._renderer.pool.kill()
 
-    def mark_dirty(self, why: str = "") -> None:
+    def mark_dirty(self, why: str = "", paths=()) -> None:
         with self.changed:
             self._dirty = True
+            self._saved.update(paths)
             self.changed.notify_all()
         if why:
             self.log(f"printshop: changed: {why}")
@@ -113,7 +121,8 @@ class BuildService:
         for changes in watchfiles.watch(*paths, watch_filter=wanted, stop_event=self._stop,
                                         step=50, debounce=1600, raise_interrupt=False):
             shown = sorted({_shown(p, self.source) for _, p in changes})
-            self.mark_dirty(", ".join(shown[:5]) + (" …" if len(shown) > 5 else ""))
+            self.mark_dirty(", ".join(shown[:5]) + (" …" if len(shown) > 5 else ""),
+                            {p for _, p in changes})
 
     # --- building ---------------------------------------------------------------------------
     def _build_loop(self) -> None:
@@ -137,11 +146,19 @@ class BuildService:
             return self._dirty or self._stop.is_set()
 
     def _cycle(self) -> None:
+        with self.changed:
+            saved, self._saved = self._saved, set()
         names = self._product_names()
         if names is None:
             return
         for name in self._html_first(names):
             self._step(name, {name: {"formats": ["html"]}})
+            if self._is_dirty():
+                with self.changed:   # the next cycle previews these chapters too
+                    self._saved |= saved
+                return
+        for name, source, pages in self._saved_chapters(names, saved):
+            self._chapter_first(name, source, pages)
             if self._is_dirty():
                 return
         for name in names:
@@ -166,6 +183,8 @@ class BuildService:
         self._publish("", [])
         self._html_products = {p.name for p in products
                                if "html" in (getattr(p.options, "formats", None) or [])}
+        self._guides = {p.name for p in products if p.kind == "guide"
+                        and "pdf" in (getattr(p.options, "formats", None) or [])}
         with self.changed:
             self.state.products = [p.name for p in products]
         return [p.name for p in products]
@@ -201,6 +220,67 @@ class BuildService:
             self.log(f"printshop: {name}{edition} built in {time.monotonic() - started:.1f} s")
         self._publish(name, [], overrides is None)
 
+    # --- a saved chapter alone, before the whole book ------------------------------------------
+    def _saved_chapters(self, names: list[str], saved: set[str]):
+        """(book, chapter file, page map) for each book with a saved chapter and a page map
+        from a whole build of it (else the whole book is all there is to build)."""
+        from printshop.cache import entry_extra
+        from printshop.products.book_preview import PageMap
+
+        sources = []
+        for path in sorted(saved, key=_mtime, reverse=True):   # the latest save first
+            try:
+                sources.append(Path(path).resolve().relative_to(self.source).as_posix())
+            except ValueError:
+                continue
+        for name in names:
+            if name not in self._guides or not sources:
+                continue
+            pages = PageMap.from_json(entry_extra(self.out, name).get("page_map"))
+            source = next((s for s in sources if pages and pages.chapter(s)), None)
+            if source is not None:
+                yield name, source, pages
+
+    def preview_file(self, name: str) -> Path:
+        return self.out / CACHE_DIR / "preview" / f"{name}.pdf"
+
+    def _chapter_first(self, name: str, source: str, pages) -> None:
+        from printshop import deps
+        from printshop.errors import PrintshopError
+        from printshop.output import write_atomic
+        from printshop.products import BuildContext, load_products
+        from printshop.project import Project
+
+        started = time.monotonic()
+        try:
+            project = Project.load(self.source)
+            product, = load_products(project, [name])
+            ctx = BuildContext(project=project, renderer=self._renderer)
+            self._renderer.new_build()
+            with deps.recording(deps.Recorder()):
+                preview = product.chapter_preview(ctx, source, pages)
+        except PrintshopError:
+            return      # the whole build, next, reports the problems
+        except Exception:
+            self.log(traceback.format_exc())
+            return
+        if preview is None:
+            return
+        target = self.preview_file(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, preview.pdf)
+        last = preview.first_page + preview.pages - 1
+        self.log(f"printshop: {name}: {source} alone (pages {preview.first_page}–{last}) in "
+                 f"{time.monotonic() - started:.1f} s; now the whole book")
+        with self.changed:
+            self.state.previews[name] = {
+                "file": f"{name}.pdf", "source": source, "title": preview.title,
+                "number": preview.number, "first": preview.first_page,
+                "pages": preview.pages, "replaces": list(preview.replaces),
+                "version": _version(target)}
+            self.state.build += 1
+            self.changed.notify_all()
+
     def _publish(self, name: str, problems: list[str], full: bool = False) -> None:
         files = dict(self.state.files)
         outputs = dict(self.state.outputs)
@@ -219,6 +299,9 @@ class BuildService:
                 self.state.problems[name] = problems
             else:
                 self.state.problems.pop(name, None)
+            if name in self.state.previews and (full or problems):
+                del self.state.previews[name]   # the whole book (or its problems) instead
+                changed = True
             if changed:
                 self.state.build += 1
                 self.changed.notify_all()
@@ -240,6 +323,13 @@ def _version(path: Path) -> str | None:
         return None
     return hashlib.sha256(f"{stat.st_mtime_ns}:{stat.st_size}:{stat.st_ino}".encode()) \
         .hexdigest()[:12]
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
 
 
 def _shown(path: str, root: Path) -> str:

@@ -5,7 +5,8 @@
 (() => {
   "use strict";
   const page = window.__printshopPage || {view: "index"};
-  const api = window.__printshop = {build: -1, state: null, shown: {}, swaps: 0};
+  const api = window.__printshop = {build: -1, state: null, shown: {}, swaps: 0,
+                                    notes: [], alone: []};
   let view = null;  // the file shown on a product page
 
   const $ = (sel) => document.querySelector(sel);
@@ -105,24 +106,68 @@
     main.appendChild(frame);
   }
 
-  async function showPdf(file, version) {
-    const response = await fetch(`/_pages/${file}/index.json?v=${version}`);
-    if (!response.ok) return;
-    const {pages} = await response.json();
+  async function pagesOf(url) {
+    const response = await fetch(url);
+    return response.ok ? (await response.json()).pages : null;
+  }
+
+  // A book's PDF; with `preview` (a saved chapter rendered alone, numbered as in the book),
+  // that chapter's pages take the place of its pages in the last whole book until the
+  // whole book is rendered again.
+  let pdfTicket = 0;  // only the latest call of showPdf shows anything
+
+  async function showPdf(file, version, preview) {
+    const ticket = ++pdfTicket;
+    const pages = await pagesOf(`/_pages/${file}/index.json?v=${version}`);
+    if (!pages || ticket !== pdfTicket) return;
+    let shown = pages.map((size, i) => ({size, src: `/_pages/${file}/${i + 1}.png?v=${version}`,
+                                          chapter: false}));
+    if (preview) {
+      const base = `/_pages/_preview/${page.product}.pdf`;
+      const alone = await pagesOf(`${base}/index.json?v=${preview.version}`);
+      if (alone) {
+        const [from, to] = preview.replaces;
+        shown = [...shown.slice(0, from - 1),
+                 ...alone.map((size, i) => ({size, chapter: true,
+                                             src: `${base}/${i + 1}.png?v=${preview.version}`})),
+                 ...shown.slice(to)];
+      } else preview = null;
+    }
+    if (ticket !== pdfTicket) return;
+    showNote(preview);
     const main = $("#preview");
     let list = main.querySelector(".pages");
     if (!list) list = main.appendChild(el("div", {class: "pages"}));
-    while (list.children.length > pages.length) list.lastChild.remove();
-    pages.forEach(([width, height], i) => {
+    while (list.children.length > shown.length) list.lastChild.remove();
+    shown.forEach(({size: [width, height], src, chapter}, i) => {
       let img = list.children[i];
       if (!img) img = list.appendChild(el("img", {loading: "lazy", alt: `page ${i + 1}`}));
       img.width = width;
       img.height = height;
       img.id = `page-${i + 1}`;
-      img.src = `/_pages/${file}/${i + 1}.png?v=${version}`;
+      img.className = chapter ? "chapter-alone" : "";
+      if (img.getAttribute("src") !== src) img.src = src;
     });
+    if (preview) api.alone.push(shown.filter((p) => p.chapter).length);
     api.swaps += 1;
     document.body.dataset.version = version;
+  }
+
+  function showNote(preview) {
+    let note = $("#chapter-note");
+    if (!preview) {
+      if (note) note.remove();
+      return;
+    }
+    if (!note) {
+      note = el("div", {id: "chapter-note", role: "status"});
+      $("#preview").before(note);
+    }
+    const last = preview.first + preview.pages - 1;
+    const text = `Chapter ${preview.number} only (“${preview.title}”, pages ` +
+      `${preview.first}–${last}): the whole book is rendering…`;
+    note.textContent = text;
+    api.notes.push(text);
   }
 
   function update(state) {
@@ -139,10 +184,14 @@
     }
     showNav(files);
     const version = state.files[view];
-    if (api.shown[view] === version) return;
-    api.shown[view] = version;
+    const previews = state.previews || {};
+    const preview = previews[page.product] && previews[page.product].file === view
+      ? previews[page.product] : null;
+    const key = preview ? `${version}|${preview.version}` : version;
+    if (api.shown[view] === key) return;
+    api.shown[view] = key;
     if (view.endsWith(".html")) showHtml(view, version);
-    else showPdf(view, version);
+    else showPdf(view, version, preview);
   }
 
   window.addEventListener("hashchange", () => {

@@ -1,0 +1,86 @@
+"""A chapter rendered alone for `serve`'s preview: the same pages as in the whole book
+(folios, running heads, "see X (p. N)"), from the page map the last whole build kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from printshop import deps
+from printshop.builder import build_project
+from printshop.cache import entry_extra
+from printshop.products import BuildContext, load_products
+from printshop.products.book_preview import PageMap
+from printshop.project import Project
+from printshop.render.pdf import Renderer
+from conftest import pdf_reader
+from test_cache import make_project
+
+LORE = "# Lore\n\nAs the first chapter says, see [[Welcome]].\n\n" + "\n\n".join(
+    f"Paragraph {n} of the lore, long enough to fill the columns of a few pages in a row."
+    for n in range(1, 90)) + "\n\n## Deep Lore\n\nThe end; omens are in [[Omens]].\n"
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    project = make_project(tmp_path_factory.mktemp("preview") / "project")
+    (project / "guide" / "03-lore.md").write_text(LORE)
+    build_project(project, project / "build", names=["book"], strict=True)
+    return project
+
+
+def pages_text(pdf) -> list[str]:
+    return [" ".join((page.extract_text() or "").split()) for page in pdf_reader(pdf).pages]
+
+
+def preview(project, source: str, pages: PageMap):
+    with Renderer(processes=1) as renderer:
+        project_ = Project.load(project)
+        product, = load_products(project_, ["book"])
+        ctx = BuildContext(project=project_, renderer=renderer)
+        with deps.recording(deps.Recorder()):
+            return product.chapter_preview(ctx, source, pages)
+
+
+def test_the_last_build_keeps_where_each_chapter_is(book):
+    pages = PageMap.from_json(entry_extra(book / "build", "book")["page_map"])
+    sources = [c["source"] for c in pages.chapters]
+    assert sources == ["guide/01-welcome.md", "guide/02-omens.md", "guide/03-lore.md"]
+    lore = pages.chapter("guide/03-lore.md")
+    assert lore["last"] - lore["first"] >= 2     # several pages: a left and a right one
+    assert pages.anchors["deep-lore"] > lore["first"]
+    assert PageMap.from_json(None) is None and PageMap.from_json({"anchors": {}}) is None
+
+
+@pytest.mark.parametrize("source", ["guide/03-lore.md", "guide/02-omens.md"])
+def test_a_chapter_alone_prints_the_pages_it_has_in_the_book(book, source):
+    pages = PageMap.from_json(entry_extra(book / "build", "book")["page_map"])
+    known = pages.chapter(source)
+    alone = preview(book, source, pages)
+    assert (alone.first_page, alone.replaces) == (known["first"], (known["first"],
+                                                                    known["last"]))
+    whole = pages_text((book / "build" / "book.pdf").read_bytes())
+    shown = pages_text(alone.pdf)
+    assert len(shown) == alone.pages >= 1
+    # page for page the same text: folios, running heads (the book's title on left pages,
+    # the chapter's on right ones) and the page numbers of references
+    assert shown == whole[known["first"] - 1:known["first"] - 1 + alone.pages]
+    if source.endswith("lore.md"):
+        assert alone.number == 3 and alone.title == "Lore"
+        assert f"see Welcome (p. {pages.anchors['welcome']})" in shown[0]
+        assert "Tiny Game" in " ".join(shown)    # the running head on its left pages
+        assert not alone.warnings               # links elsewhere are no warning here
+
+
+def test_an_edited_chapter_keeps_its_page_numbers(book, tmp_path):
+    import shutil
+
+    project = tmp_path / "project"
+    shutil.copytree(book, project)
+    pages = PageMap.from_json(entry_extra(project / "build", "book")["page_map"])
+    chapter = project / "guide" / "03-lore.md"
+    chapter.write_text(LORE.replace("Paragraph 3 of", "Paragraph THREE of"))
+    alone = pages_text(preview(project, "guide/03-lore.md", pages).pdf)
+    assert "Paragraph THREE of the lore" in alone[0]
+    first = pages.chapter("guide/03-lore.md")["first"]
+    assert alone[0].endswith(f"Tiny Game {first}")   # its left page's head and folio
+    assert alone[1].endswith(f"Lore {first + 1}")    # the right page's
