@@ -220,20 +220,30 @@ class Convention(Product):
         css = pregens._stylesheets(paper)
         roots = tuple(str(r) for r in self.project.read_roots)
         per_character = 2 if self.options.backs else 1
-        work = []
-        for t, seats in enumerate(seating, start=1):
-            for s, characters in enumerate(seats, start=1):
-                marks = {c.index: f"Table {t} · Seat {s}" for c in characters}
-                work.append((f"table {t}, seat {s}", len(characters) * per_character,
-                             len(characters),
-                             lambda chars=characters, marks=marks: pregens._render(
-                                 "sheets", chars, paper, pack, marks=marks)))
 
         def make_job(html: str) -> RenderJob:
             return RenderJob(html=html, stylesheets=css, roots=roots,
                              base_url=base_url(self.project),
                              source=f"{pregens.options.template} ({self.name})",
                              uncompressed=ctx.uncompressed, fit_check=True)
+
+        seats_marks = [(characters, {c.index: f"Table {t} · Seat {s}" for c in characters})
+                       for t, seats in enumerate(seating, start=1)
+                       for s, characters in enumerate(seats, start=1)]
+        everyone = [c for characters, _ in seats_marks for c in characters]
+        layers = pregens.layered_sheets(ctx, everyone, paper, pack, make_job,
+                                        marks={i: m for _, marks in seats_marks
+                                               for i, m in marks.items()})
+        work = []
+        for t, seats in enumerate(seating, start=1):
+            for s, characters in enumerate(seats, start=1):
+                marks = {c.index: f"Table {t} · Seat {s}" for c in characters}
+                work.append((f"table {t}, seat {s}", len(characters) * per_character,
+                             len(characters),
+                             (lambda chars=characters, marks=marks: layers.job(chars, marks))
+                             if layers else
+                             (lambda chars=characters, marks=marks: pregens._render(
+                                 "sheets", chars, paper, pack, marks=marks))))
 
         total = self.count
         started = time.monotonic()
@@ -252,6 +262,9 @@ class Convention(Product):
                              f"({now - started:.0f} s)")
 
         results = ctx.renderer.render(LazyJobs(work, make_job), on_done=on_done)
+        if layers:
+            results = layers.redo_overflowing(ctx.renderer, work, results,
+                                              lambda n: seats_marks[n])
         problems = []
         for (what, expected, _, _), result in zip(work, results):
             problems += pregens._result_problems(result, what, expected)

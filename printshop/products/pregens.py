@@ -57,6 +57,11 @@ class PregensOptions(Strict):
     # 10 sheets a job: a worker's memory grows ~3.5 MB a page while it lays a chunk out, and
     # smaller chunks were no slower (bench/pregens.py)
     sheets_per_chunk: int = Field(default=10, ge=1, le=200)
+    # PDF sheets drawn in layers: each class's form laid out once, the rolled values over
+    # it (products/pregen_layers.py); false lays every sheet out whole (same look, slower
+    # for big packs); unset: layers from LAYERED_FROM sheets (below that the forms cost
+    # more than they save)
+    layered: bool | None = None
     # how many index lines fit on the cover and on each further index page (two columns)
     index_first_page: int = Field(default=72, ge=2)
     index_per_page: int = Field(default=110, ge=2)
@@ -217,10 +222,12 @@ class Pregens(Product):
 
     def _render(self, part: str, characters: list[Character], paper: str,
                 pack: dict, screen_css: str = "", index_pages=None, first_index_page: int = 0,
-                blank_back: bool | None = None, marks: dict[int, str] | None = None) -> str:
+                blank_back: bool | None = None, marks: dict[int, str] | None = None,
+                layers=None, geometry=None, collect=None) -> str:
         """HTML for `part`: "cover" (index pages from `first_index_page`; page 0 is the
         cover), "sheets" (these characters) or "all" (the whole pack in one file).
-        `marks`: character index → a line printed above its seed (a kit's table and seat)."""
+        `marks`: character index → a line printed above its seed (a kit's table and seat).
+        `layers`, `geometry`, `collect`: sheets drawn in layers (products/pregen_layers.py)."""
         if index_pages is None:
             index_pages = self.index_pages(characters) if part in ("cover", "all") else []
         if blank_back is None:
@@ -232,7 +239,8 @@ class Pregens(Product):
                                part=part, pack=pack, characters=characters,
                                index_pages=index_pages, first_index_page=first_index_page,
                                blank_back=blank_back, marks=marks or {},
-                               screen_css=Markup(screen_css))
+                               screen_css=Markup(screen_css), layers=layers or {},
+                               geometry=geometry or {}, collect=collect or _no_collect)
 
     def _stylesheets(self, paper: str) -> tuple[Stylesheet, ...]:
         """The palette's colours (sRGB: pregens print for home printers), the sheet's
@@ -293,10 +301,17 @@ class Pregens(Product):
                          lambda first=first, pages=pages, blank=blank: self._render(
                              "cover", characters, paper, pack, index_pages=pages,
                              first_index_page=first, blank_back=blank)))
+        def make_job(html: str) -> RenderJob:
+            return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
+                             base_url=base_url(self.project), source=source,
+                             uncompressed=ctx.uncompressed, fit_check=True)
+
+        layers = self.layered_sheets(ctx, characters, paper, pack, make_job)
         for chunk in chunks:
             work.append((f"sheets #{chunk[0].index}–#{chunk[-1].index}",
                          len(chunk) * layout.pages_per_character, len(chunk),
-                         lambda chunk=chunk: self._render("sheets", chunk, paper, pack)))
+                         (lambda chunk=chunk: layers.job(chunk)) if layers else
+                         (lambda chunk=chunk: self._render("sheets", chunk, paper, pack))))
 
         started = time.monotonic()
         done = {"sheets": 0, "said": started}
@@ -315,12 +330,11 @@ class Pregens(Product):
                 ctx.progress(f"{self.name}: {done['sheets']}/{len(characters)} sheets "
                              f"rendered ({now - started:.0f} s)")
 
-        def make_job(html: str) -> RenderJob:
-            return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
-                             base_url=base_url(self.project), source=source,
-                             uncompressed=ctx.uncompressed, fit_check=True)
-
         results = ctx.renderer.render(LazyJobs(work, make_job), on_done=on_done)
+        if layers:
+            results = layers.redo_overflowing(
+                ctx.renderer, work, results,
+                lambda n: (chunks[n - (len(work) - len(chunks))], {}))
         problems: list[Problem] = []
         for (what, expected, _, _), result in zip(work, results):
             problems += self._result_problems(result, what, expected)
@@ -329,6 +343,19 @@ class Pregens(Product):
         if problems:
             raise PrintshopError(problems)
         return [result.pdf for result in results]
+
+    def layered_sheets(self, ctx, characters, paper, pack, make_job, marks=None):
+        """The forms of the pack's sheets, laid out (with their stamps), or None when its
+        sheets are laid out whole."""
+        layered = self.options.layered
+        if layered is False or (layered is None and len(characters) < LAYERED_FROM):
+            return None
+        from printshop.products.pregen_layers import LayeredSheets
+
+        layers = LayeredSheets(self, paper, pack, make_job)
+        layers.collect(characters, marks)
+        layers.prepare(ctx.renderer, characters, marks, warn=ctx.warn)
+        return layers if any(layers.forms.values()) else None
 
     def _result_problems(self, result, what: str, expected_pages: int) -> list[Problem]:
         problems = [Problem(self.name, f"{overflow.describe()} (seed {self.options.seed}); "
@@ -366,6 +393,11 @@ class Pregens(Product):
 
 
 SHEET_MARGIN_MM = 9
+LAYERED_FROM = 12   # 20 sheets took the same time either way, 50 took a fifth less layered
+
+
+def _no_collect(name, text) -> str:
+    return ""
 INDEX_PAGES_PER_JOB = 4
 
 
@@ -415,7 +447,8 @@ class LazyJobs:
         return len(self.work)
 
     def __getitem__(self, index: int) -> RenderJob:
-        return self.make_job(self.work[index][3]())
+        made = self.work[index][3]()   # HTML, or a ready job (layered sheets)
+        return made if isinstance(made, RenderJob) else self.make_job(made)
 
 
 PRODUCT = Pregens

@@ -42,6 +42,12 @@ class RenderJob:
     epoch: int = 0  # set by the Renderer: a worker's caches last one build (see Renderer)
     fonts: object = None     # printshop.render.fonts.FontPolicy; None: bundled fonts only
     page_check: bool = False  # report boxes reaching past their column or the page
+    # layered sheets (printshop.render.layers): the geometry of every data-slot element
+    # (RenderResult.slots); `stamps`, (Slot, HTML text) pairs: lay out these stamps, one a
+    # page, instead of `html`; `overlay`: the forms and stamps to draw over each page
+    slots: bool = False
+    stamps: tuple = ()
+    overlay: object = None
 
 
 @dataclass
@@ -55,6 +61,7 @@ class RenderResult:
     read: dict = field(default_factory=dict)  # file → sha256 the render read (printshop.deps)
     fonts: list[str] = field(default_factory=list)  # families of the fonts in the PDF
     outside: list = field(default_factory=list)  # printshop.render.fit.Outside (page_check)
+    slots: list = field(default_factory=list)  # per page: {name: layers.Slot}
 
 
 _LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
@@ -235,13 +242,18 @@ def _render_job(job: RenderJob) -> RenderResult:
     fetcher = ProjectFetcher([Path(r) for r in job.roots], cmyk_icc=job.cmyk_icc)
     handler, logger = _capture()
 
-    def layout(html: str):
+    def layout(html: str, extra=()):
         return HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(
-            stylesheets=css, font_config=_font_config(job),
+            stylesheets=list(css) + list(extra), font_config=_font_config(job),
             cache=_process_state.setdefault("images", _ImageCache()))
 
     try:
-        document = layout(job.html)
+        if job.stamps:
+            from printshop.render.layers import stamps_html
+
+            document = layout(stamps_html(list(job.stamps)), extra=[_stamp_css(job)])
+        else:
+            document = layout(job.html)
         overflows, outside = [], []
         if job.fit_check:
             from printshop.render.fit import find_overflows
@@ -256,8 +268,15 @@ def _render_job(job: RenderJob) -> RenderResult:
             from printshop.render.fit import find_outside
 
             outside = find_outside(document)
+        geometry = []
+        if job.slots or job.overlay is not None:
+            from printshop.render.layers import slot_geometry
+
+            geometry = slot_geometry(document)
         pdf = b"" if job.layout_only else document.write_pdf(uncompressed_pdf=job.uncompressed)
         fonts = sorted({font.family for font in document.fonts.values()})
+        if job.overlay is not None:
+            pdf = _overlay(job, geometry, pdf)
     finally:
         logger.removeHandler(handler)
     refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
@@ -268,7 +287,35 @@ def _render_job(job: RenderJob) -> RenderResult:
                 and not is_fallback_warning(m)] + notdef  # the CLI says it once per run
     return RenderResult(pdf=pdf, pages=len(document.pages),
                         warnings=css_warnings + warnings, refused=css_refused + refused,
-                        overflows=overflows, anchors=anchors, fonts=fonts, outside=outside)
+                        overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
+                        slots=geometry if job.slots else [])
+
+
+def _stamp_css(job: RenderJob):
+    from weasyprint import CSS
+
+    from printshop.render.layers import STAMP_CSS
+
+    if "stamp_css" not in _process_state:
+        _process_state["stamp_css"] = CSS(string=STAMP_CSS, font_config=_font_config(job))
+    return _process_state["stamp_css"]
+
+
+def _overlay(job: RenderJob, geometry, pdf: bytes) -> bytes:
+    """The values pages with their forms and stamps drawn over them. Pages that did not
+    come out one a sheet (a sheet too long) are left as they are: the product reports or
+    redraws them."""
+    from printshop.render.layers import compose
+
+    pages = job.overlay.pages
+    if len(geometry) != len(pages) or any(
+            art is not None and "bottom" not in found for art, found in zip(pages, geometry)):
+        return pdf
+    for number, art in enumerate(pages):
+        if art is not None:
+            form = job.overlay.forms[art.form]
+            art.band_dy_px = geometry[number]["bottom"].top - form.band_top_px
+    return compose(pdf, job.overlay, job.uncompressed)
 
 
 class Renderer:

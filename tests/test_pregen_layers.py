@@ -1,0 +1,121 @@
+"""Sheets drawn in layers (products/pregen_layers.py, render/layers.py): each class's form
+laid out once, the rolled values over it. Whatever the layers, a pack must read and look
+as if every sheet had been laid out whole, fail the same way when a sheet does not fit,
+and come out byte-identical for the same seed.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pypdfium2 as pdfium
+import pytest
+
+from printshop.errors import PrintshopError
+
+from conftest import RULES_SRC, pdf_reader
+from test_pregens import roll
+
+COUNT = 8   # several classes, some of them more than once
+
+
+def words_and_boxes(pdf: bytes, tmp_path) -> list[list[tuple[str, float, float]]]:
+    """Per page, its words in poppler's reading order, each with its top left corner."""
+    path = tmp_path / "pack.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
+                         text=True, check=True).stdout
+    return [[(word, float(x), float(y)) for x, y, word in re.findall(
+        r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)<', page)]
+        for page in out.split("<page ")[1:]]
+
+
+def pixels(pdf: bytes, page: int):
+    document = pdfium.PdfDocument(pdf)
+    image = document[page].render(scale=60 / 72).to_pil().convert("L")
+    document.close()
+    return image
+
+
+@pytest.fixture(scope="module")
+def layered():
+    return roll(count=COUNT, seed="layers", layered=True).data
+
+
+@pytest.fixture(scope="module")
+def whole():
+    return roll(count=COUNT, seed="layers", layered=False).data
+
+
+def test_layers_are_smaller_jobs_than_whole_sheets(layered, whole):
+    """The values pages really are drawn in layers: each sheet holds a form (an XObject)."""
+    def forms(pdf):
+        return sum(1 for page in pdf_reader(pdf).pages[1:]
+                   if "/XObject" in page["/Resources"] and
+                   any(str(name).startswith("/PsForm") for name in
+                       page["/Resources"]["/XObject"]))
+    assert forms(layered) == COUNT
+    assert forms(whole) == 0
+
+
+def test_every_word_of_every_sheet_is_where_the_whole_sheet_has_it(layered, whole, tmp_path):
+    ours, theirs = words_and_boxes(layered, tmp_path), words_and_boxes(whole, tmp_path)
+    assert len(ours) == len(theirs) == COUNT + 1
+    for number, (a, b) in enumerate(zip(ours, theirs), start=1):
+        # the same words in the same reading order (search and copy find the same) ...
+        assert [w for w, _, _ in a] == [w for w, _, _ in b], number
+        # ... at the same place: WeasyPrint rounds glyph widths per document, so a word at
+        # the end of a long line may sit a fraction of a point away, never more
+        worst = max(max(abs(xa - xb), abs(ya - yb)) for (_, xa, ya), (_, xb, yb) in zip(a, b))
+        assert worst < 0.5, (number, worst)
+
+
+def test_the_pages_look_the_same(layered, whole):
+    from PIL import ImageChops
+
+    for page in range(1, COUNT + 1):
+        a, b = pixels(layered, page), pixels(whole, page)
+        diff = ImageChops.difference(a, b)
+        different = sum(diff.histogram()[64:])
+        # anti-aliasing of a few glyph edges, not a box, a rule or a word out of place
+        assert different < 0.004 * a.width * a.height, (page, different)
+
+
+def test_the_same_seed_gives_the_same_bytes_on_any_number_of_workers(layered):
+    assert roll(count=COUNT, seed="layers", layered=True, jobs=1).data == layered
+
+
+def test_a_kit_mark_is_printed_on_layered_sheets(tmp_path):
+    from printshop.builder import build_project
+
+    build_project(RULES_SRC, tmp_path, names=["con-kit"], strict=True)
+    texts = [page.extract_text() for page in pdf_reader(
+        (tmp_path / "con-kit.pdf").read_bytes()).pages]
+    sheets = [t for t in texts if "named by the player on your left" in t]
+    assert sheets and all("TABLE" in t.upper() and "SEAT" in t.upper() for t in sheets)
+
+
+def test_armour_and_weapons_taller_than_the_form_leaves_them_fall_back_to_whole_sheets(
+        project_copy):
+    """The form's top row is laid out without the rolled armour and weapons lines; when
+    they need more room than it leaves, those sheets are laid out whole instead."""
+    own = project_copy / "templates" / "css"
+    own.mkdir(parents=True)
+    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
+    (own / "pregens.css").write_text(css + "\n.wearing { font-size: 16pt; }\n")
+    layered = roll(count=COUNT, seed="layers", layered=True, source=project_copy).data
+    whole = roll(count=COUNT, seed="layers", layered=False, source=project_copy).data
+    assert layered == whole
+
+
+def test_a_sheet_that_does_not_fit_is_still_an_error_naming_the_character(project_copy):
+    own = project_copy / "templates" / "css"
+    own.mkdir(parents=True)
+    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
+    (own / "pregens.css").write_text(css + "\n.abilities li { font-size: 30pt; }\n")
+    with pytest.raises(PrintshopError) as exc:
+        roll(count=2, source=project_copy, layered=True)
+    messages = [p.message for p in exc.value.problems]
+    assert len(messages) == 2 and "the sheet of #1" in messages[0]
+    assert "overflows its bottom" in messages[0]
