@@ -119,3 +119,21 @@ def test_a_sheet_that_does_not_fit_is_still_an_error_naming_the_character(projec
     messages = [p.message for p in exc.value.problems]
     assert len(messages) == 2 and "the sheet of #1" in messages[0]
     assert "overflows its bottom" in messages[0]
+
+
+def test_a_cached_form_keeps_its_slots(tmp_path):
+    """`serve` and the builder keep render results by content (render/chunks.py): a form
+    taken from there must still say where its slots are, or every sheet is made whole."""
+    from printshop.render.chunks import ChunkCache
+    from printshop.render.layers import Slot
+    from printshop.render.pdf import RenderResult
+
+    slot = Slot(x=1.5, y=2.0, width=30.0, height=12.25, top=1.0, margin_top=1.0,
+                margin_height=14.0, content_x=2.5, content_y=3.0, content_width=28.0,
+                line_y=3.0, lines=(12.25,), chain=(("body", "pregens"), ("div", "stat prime")),
+                tag="span", cls="stat-score ps-hide")
+    result = RenderResult(pdf=b"%PDF-1.7 form", pages=1, slots=[{"score-STR": slot}])
+    cache = ChunkCache(tmp_path)
+    cache.put("k", result)
+    cache.commit()
+    assert ChunkCache(tmp_path).get("k").slots == [{"score-STR": slot}]

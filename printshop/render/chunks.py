@@ -63,6 +63,7 @@ class ChunkCache:
 
     def get(self, key: str):
         from printshop.render.fit import Outside, Overflow
+        from printshop.render.layers import slot_from_dict
         from printshop.render.pdf import RenderResult
         from printshop.errors import Problem
 
@@ -85,7 +86,9 @@ class ChunkCache:
                 warnings=[Problem(*w) for w in meta["warnings"]],
                 overflows=[Overflow(**o) for o in meta["overflows"]],
                 anchors=meta["anchors"], read=meta["read"], fonts=meta["fonts"],
-                outside=[Outside(**o) for o in meta["outside"]])
+                outside=[Outside(**o) for o in meta["outside"]],
+                slots=[{name: slot_from_dict(d) for name, d in page.items()}
+                       for page in meta.get("slots", [])])
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -98,7 +101,9 @@ class ChunkCache:
                 "warnings": [[str(w.path), w.message, w.line, w.column] for w in result.warnings],
                 "overflows": [dataclasses.asdict(o) for o in result.overflows],
                 "anchors": result.anchors, "read": result.read, "fonts": result.fonts,
-                "outside": [dataclasses.asdict(o) for o in result.outside]}
+                "outside": [dataclasses.asdict(o) for o in result.outside],
+                "slots": [{name: dataclasses.asdict(slot) for name, slot in page.items()}
+                          for page in result.slots]}
         self._pending[key] = json.dumps(meta).encode("utf-8") + b"\n" + result.pdf
 
     def commit(self) -> None:

@@ -119,6 +119,12 @@ def _slot(box, chain) -> Slot:
         tag=chain[-1][0] if chain else "", cls=chain[-1][1] if chain else "")
 
 
+def slot_from_dict(data: dict) -> Slot:
+    """A Slot back from `dataclasses.asdict` (JSON turned its tuples into lists)."""
+    return Slot(**dict(data, lines=tuple(data["lines"]),
+                       chain=tuple(tuple(link) for link in data["chain"])))
+
+
 def slot_geometry(document) -> list[dict[str, Slot]]:
     """Every `data-slot` element's geometry, page by page (the first box of each)."""
     pages = []
