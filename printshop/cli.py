@@ -379,8 +379,12 @@ def preflight(pdf, profile_name, card_size, as_json, source, debug):
     from printshop.preflight import preflight as run, report_json, report_text, papers_mm
     from printshop.profiles import get_profile
 
-    root = source or default_source()
-    root = root if (root / "printshop.yaml").is_file() else None
+    from printshop.project import rules_folder
+
+    # the project's print profiles, card sizes and ICC files: its folder as `build` reads
+    # it (one with printshop.yaml, a folder keeping it in rules-src/, or a manuscript)
+    root = rules_folder(source or default_source())
+    root = root if root.is_dir() else None
     profile = get_profile(profile_name, root)
     if not pdf.is_file():
         raise PrintshopError.at(pdf, "file not found")

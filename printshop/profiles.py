@@ -135,13 +135,23 @@ def _load(path: Path) -> dict[str, PrintProfile]:
                                     "digits and '-'", pos.line, pos.column)
         problems = []
         if spec.colour == "cmyk" and not spec.icc:
-            problems.append("a cmyk profile needs icc: (its output profile)")
-        if spec.pdf != "plain" and spec.colour != "cmyk" and spec.pdf != "pdf/x-4":
-            problems.append(f"{spec.pdf} needs colour: cmyk")
+            problems.append(("colour", "a cmyk profile needs icc: (its output profile)"))
+        if spec.pdf != "plain" and spec.colour != "cmyk":
+            # sRGB is written as DeviceRGB, which no PDF/X file may hold under its (CMYK)
+            # output intent: the build would always fail its own preflight
+            problems.append(("pdf", f"{spec.pdf} needs colour: cmyk (and icc:); an sRGB "
+                             "file is pdf: plain"))
+        if spec.marks == "crop" and spec.colour == "cmyk":
+            # WeasyPrint draws crop marks as an RGB drawing: never in a CMYK file
+            problems.append(("marks", "crop marks cannot be printed in CMYK (they are "
+                             "drawn in RGB); use marks: none (presses that want CMYK "
+                             "add their own)"))
         if problems:
-            pos = doc.pos(("profiles", name))
-            raise PrintshopError.at(path, f"profile '{name}': {'; '.join(problems)}",
-                                    pos.line)
+            key, _ = problems[0]
+            line = (doc.pos(("profiles", name, key)) if key in doc.data["profiles"][name]
+                    else doc.pos(("profiles", name))).line
+            raise PrintshopError.at(path, f"profile '{name}': "
+                                    f"{'; '.join(m for _, m in problems)}", line)
         out[name] = PrintProfile(name, spec, path, doc.pos(("profiles", name)).line)
     return out
 

@@ -320,3 +320,95 @@ def test_the_press_book_ends_with_the_blank_sheet_inside_the_safe_area(book_with
     # and no smaller than it has to be: the sheet fills the safe area's width or height
     assert (right - left >= LETTER[0] - 2 * safe - gutter - 30
             or top - bottom >= LETTER[1] - 2 * safe - 30)
+
+
+# --- the variants and marks no built-in profile uses, from a project's print-profiles.yaml ----
+
+SHOP_PROFILES = """\
+profiles:
+  shop-x3:
+    description: a shop that takes PDF/X-3
+    trim: a4
+    bleed: 3mm
+    safe: 5mm
+    colour: cmyk
+    icc: printshop-newsprint-tr002-240.icc
+    ink_limit: 240
+    pdf: pdf/x-3
+    links: false
+    bookmarks: false
+  shop-x4:
+    description: a shop that takes PDF/X-4
+    trim: a4
+    bleed: 3mm
+    colour: cmyk
+    icc: printshop-newsprint-tr002-240.icc
+    pdf: pdf/x-4
+    links: false
+  copy-shop:
+    description: a copy shop that cuts by crop marks
+    trim: a4
+    bleed: 3mm
+    marks: crop
+    colour: srgb
+    pdf: plain
+"""
+
+
+@pytest.mark.parametrize("name, version, key", [
+    ("shop-x3", "1.4", "PDF/X-3:2003"), ("shop-x4", "1.6", "PDF/X-4"),
+    ("copy-shop", None, None)])
+def test_a_projects_x3_x4_and_crop_mark_profiles_build_and_pass_preflight(tmp_path, name,
+                                                                        version, key):
+    source = manuscript(tmp_path / "book", png(1100, 60))
+    (source / "print-profiles.yaml").write_text(SHOP_PROFILES)
+    build_project(source, tmp_path / "out", strict=True, profile=name)
+    pdf = tmp_path / "out" / "book.pdf"
+    # `printshop preflight` finds the manuscript's own profiles, as the build did
+    result = run_cli("preflight", pdf, "--profile", name, "--source", source)
+    assert result.exit_code == 0, result.output
+    assert f"passes preflight for '{name}'" in result.output
+    doc = pikepdf.open(pdf)
+    trim = [float(v) for v in doc.pages[0].TrimBox]
+    media = [float(v) for v in doc.pages[0].MediaBox]
+    assert trim[0] - media[0] == pytest.approx(3 * PT, abs=0.05)
+    if version:
+        assert doc.pdf_version == version
+        pdfx = str(doc.docinfo.get("/GTS_PDFXVersion", "")) or \
+            doc.open_metadata().get("pdfxid:GTS_PDFXVersion")
+        assert pdfx == key
+        assert len(doc.Root.OutputIntents) == 1
+        assert "/Annots" not in doc.pages[0].obj             # links: false
+    if name == "shop-x4":
+        assert "/Outlines" in doc.Root                        # bookmarks kept (the default)
+    if name == "copy-shop":
+        # the crop marks are printed in the bleed, beyond each corner of the trim (on the
+        # contents page: the cover's background runs into the bleed)
+        import pypdfium2
+
+        image = pypdfium2.PdfDocument(doc_bytes(doc))[2].render(scale=2).to_pil().convert("L")
+        bleed = round(3 * PT * 2) - 1
+        for band in ((0, 0, image.width, bleed), (0, 0, bleed, image.height)):   # top, left
+            marks = image.crop(band).point(lambda v: 255 if v < 128 else 0).getbbox()
+            assert marks, "no crop marks in the bleed"
+
+
+def test_profiles_that_could_never_pass_their_own_preflight_are_refused(tmp_path):
+    project = tmp_path / "book"
+    project.mkdir()
+    bad = SHOP_PROFILES.replace("    colour: srgb\n    pdf: plain\n",
+                                "    colour: srgb\n    pdf: pdf/x-4\n")
+    (project / "print-profiles.yaml").write_text(bad)
+    with pytest.raises(PrintshopError) as failed:
+        get_profile("copy-shop", project)
+    problem = failed.value.problems[0]
+    assert "profile 'copy-shop': pdf/x-4 needs colour: cmyk" in problem.message
+    lines = bad.splitlines()
+    assert problem.line == len(lines) - lines[::-1].index("    pdf: pdf/x-4")   # copy-shop's
+    bad = SHOP_PROFILES.replace("    pdf: pdf/x-4\n", "    pdf: pdf/x-4\n    marks: crop\n")
+    (project / "print-profiles.yaml").write_text(bad)
+    with pytest.raises(PrintshopError) as failed:
+        get_profile("shop-x4", project)
+    problem = failed.value.problems[0]
+    assert "crop marks cannot be printed in CMYK" in problem.message
+    assert problem.line == bad.splitlines().index("    marks: crop") + 1
