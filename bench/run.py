@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -38,7 +39,9 @@ def main() -> int:
             failed.append(name)
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
-    write_baseline(results_dir)
+    for name in failed:   # a failed benchmark's figures are not this run's
+        (results_dir / f"{name}.json").unlink(missing_ok=True)
+    write_baseline(results_dir, failed)
     return 1 if failed else 0
 
 
@@ -52,7 +55,28 @@ def _row(what: str, ours: list | None, theirs: list | None, ratio, goal: str,
     return f"| {what} | {best(ours)} | {best(theirs)} | {ratio_text} | {goal} | {verdict or '–'} |"
 
 
-def write_baseline(results_dir: Path) -> None:
+def _row_key(line: str) -> str:
+    return re.sub(r"[\d.?]+", "N", line.split("|")[1].strip())
+
+
+def _carry_over(rows: list[str], previous: str) -> list[str]:
+    """A benchmark not run this time (`bench/run.py incremental`) keeps its figures from the
+    last run, marked so, instead of a row of dashes."""
+    old = {_row_key(line): line for line in previous.splitlines()
+           if line.startswith("| ") and not line.startswith("| Benchmark")}
+    out = []
+    for row in rows:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        earlier = old.get(_row_key(row)) if row.startswith("| ") else None
+        if len(cells) > 2 and cells[1] == cells[2] == "–" and earlier:
+            first = earlier.split("|")[1]
+            row = earlier if "(earlier run)" in first else earlier.replace(
+                first, first.rstrip() + " (earlier run) ", 1)
+        out.append(row)
+    return out
+
+
+def write_baseline(results_dir: Path, failed: list[str] | None = None) -> None:
     """The figures of this run (each benchmark's latest JSON) as a table in BASELINE.md."""
     def figures(name):
         path = results_dir / f"{name}.json"
@@ -108,10 +132,16 @@ def write_baseline(results_dir: Path) -> None:
                     f"{memory.get('verdict', '–')} |")
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    block = "\n".join([START, f"Latest `make bench` ({stamp}, {os.cpu_count()} cores, load "
-                        f"{load:.1f} at the end):", "", *rows, "", END])
     path = HERE / "BASELINE.md"
     text = path.read_text() if path.exists() else "# Baseline figures\n"
+    if START in text and END in text:
+        rows = _carry_over(rows, text[text.index(START):text.index(END)])
+    failed = [n for n in (failed or []) if not (results_dir / f"{n}.json").exists()]
+    if failed:
+        rows.append(f"| {', '.join(failed)}: FAILED in this run (see its output) | – | – | – "
+                    "| – | MISS |")
+    block = "\n".join([START, f"Latest `make bench` ({stamp}, {os.cpu_count()} cores, load "
+                        f"{load:.1f} at the end):", "", *rows, "", END])
     if START in text and END in text:
         text = text[:text.index(START)] + block + text[text.index(END) + len(END):]
     else:

@@ -397,3 +397,31 @@ def test_an_edited_stylesheet_is_a_miss_even_when_the_sheets_html_is_the_same(pr
     css.write_text(css.read_text() + "\n.card { outline: 1px solid red; }\n")
     report = build(project, names=["deck-a"])
     assert report.built == ["deck-a"] and report.chunks_reused == 0
+
+
+PACK = """\
+title: Packs
+products:
+  pack:
+    kind: pregens
+    seed: chunky
+    count: 4
+    sheets_per_chunk: 2
+"""
+
+
+def test_a_pack_reuses_the_chunks_of_sheets_it_rendered_before(project_copy):
+    """Two more characters: the sheets already rendered come from the cache (chunk
+    boundaries depend only on the pack and the workers), and the pack is the cold one."""
+    (project_copy / "printshop.yaml").write_text(PACK)
+    report = build(project_copy, jobs=1)
+    assert report.chunks_reused == 0
+    (project_copy / "printshop.yaml").write_text(PACK.replace("count: 4", "count: 6"))
+    report = build(project_copy, jobs=1)
+    assert report.built == ["pack"] and report.chunks_reused == 1   # sheets #1-#2
+    assert report.chunks_rendered == 4    # the cover (its index), #3-#4, #5, #6
+    cold = build_project(project_copy, project_copy / "cold", strict=True, uncompressed=True,
+                         jobs=1)
+    assert cold.chunks_reused == 0
+    assert (project_copy / "cold" / "pack.pdf").read_bytes() == \
+        (project_copy / "build" / "pack.pdf").read_bytes()

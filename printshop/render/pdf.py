@@ -225,6 +225,8 @@ def _summarise_notdef(origin: str, messages: list[str]) -> tuple[list[str], list
 
 def render_job(job: RenderJob) -> RenderResult:
     """Runs in a worker process; what it read comes back in `RenderResult.read`."""
+    if isinstance(job, Cached):
+        return job.result
     reads = deps.Recorder()
     with deps.recording(reads):
         result = _render_job(job)
@@ -350,14 +352,23 @@ class Renderer:
 
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
         cache = self.cache
-        if cache is None or not isinstance(jobs, (list, tuple)):
-            results = self._render(jobs, on_done)
-            if cache is not None:
-                cache.rendered += len(results)
-            return results
-        # jobs rendered before (same content, same files read) are taken from the cache
+        if cache is None:
+            return self._render(jobs, on_done)
         from printshop.render.chunks import job_key
 
+        if not isinstance(jobs, (list, tuple)):
+            # made lazily (a pack's chunks): each job is looked up when a worker takes it,
+            # and a cached one goes through the worker as its stored result
+            stamped = _Stamped(jobs, self.epoch, cache)
+            results = self._render(jobs, on_done, stamped=stamped)
+            for index, result in enumerate(results):
+                if index in stamped.keys:
+                    cache.put(stamped.keys[index], result)
+            cache.reused += len(results) - len(stamped.keys)
+            cache.rendered += len(stamped.keys)
+            return results
+        # a list: the jobs rendered before (same content, same files read) are taken from
+        # the cache here, and no worker starts if all of them were
         keys = [job_key(job) for job in jobs]
         results: list = [cache.get(key) for key in keys]
         misses = [i for i, result in enumerate(results) if result is None]
@@ -375,9 +386,9 @@ class Renderer:
             deps.merge(results[index].read)   # what the cached render read, for the build cache
         return results
 
-    def _render(self, jobs, on_done=None) -> list[RenderResult]:
+    def _render(self, jobs, on_done=None, stamped=None) -> list[RenderResult]:
         try:
-            results = self.pool.map(_Stamped(jobs, self.epoch), on_done=on_done)
+            results = self.pool.map(stamped or _Stamped(jobs, self.epoch), on_done=on_done)
         except TaskFailed as failed:
             job = jobs[failed.index]
             if failed.reason == "timeout":
@@ -401,10 +412,13 @@ class Renderer:
 
 
 class _Stamped:
-    """The jobs (maybe made lazily, when taken) with the renderer's build epoch set."""
+    """The jobs (maybe made lazily, when taken) with the renderer's build epoch set; with a
+    chunk cache, a job rendered before is handed out as its stored result (`Cached`), and
+    the keys of the others are kept (`keys`) to store their results."""
 
-    def __init__(self, jobs, epoch: int):
-        self.jobs, self.epoch = jobs, epoch
+    def __init__(self, jobs, epoch: int, cache=None):
+        self.jobs, self.epoch, self.cache = jobs, epoch, cache
+        self.keys: dict[int, str] = {}
 
     def __len__(self):
         return len(self.jobs)
@@ -412,7 +426,22 @@ class _Stamped:
     def __getitem__(self, index):
         job = self.jobs[index]
         job.epoch = self.epoch
+        if self.cache is not None:
+            from printshop.render.chunks import job_key
+
+            key = job_key(job)
+            found = self.cache.get(key)
+            if found is not None:
+                return Cached(found)
+            self.keys[index] = key
         return job
+
+
+@dataclass
+class Cached:
+    """A job's result from the chunk cache, passed through a worker as it is."""
+
+    result: RenderResult
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
