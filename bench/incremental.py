@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -61,47 +62,66 @@ def serve_times(project: Path) -> dict:
             match = re.search(r"at (http://\S+/) ", line)
             url = match[1] if match else None
 
-        def state():
-            with urllib.request.urlopen(url + "_events", timeout=30) as stream:
-                stream.readline()
-                return json.loads(stream.readline().removeprefix(b"data: "))
+        # one event stream, read all along, as an open preview page reads it
+        states: list[tuple[float, dict]] = []
+        arrived = threading.Condition()
 
-        def settle():
-            while (s := state())["building"] or "players-guide.pdf" not in s["files"]:
-                time.sleep(0.2)
-            return s
+        def follow():
+            with urllib.request.urlopen(url + "_events", timeout=600) as stream:
+                for line in stream:
+                    if line.startswith(b"data: "):
+                        with arrived:
+                            states.append((time.perf_counter(),
+                                           json.loads(line.removeprefix(b"data: "))))
+                            arrived.notify_all()
 
-        s = settle()
+        threading.Thread(target=follow, daemon=True).start()
+
+        def wait_for(test, since: float, what: str) -> tuple[float, dict]:
+            """The first state that arrived after `since` and passes `test`."""
+            with arrived:
+                found = None
+                while found is None:
+                    found = next(((t, st) for t, st in states if t >= since and test(st)),
+                                 None)
+                    if found is None and not arrived.wait(300):
+                        sys.exit(f"serve: no {what} within 300 s")
+                return found
+
+        def settled(st):
+            return not st["building"] and "players-guide.pdf" in st["files"] \
+                and "fumble-deck.pdf" in st["files"]
+
+        _, s = wait_for(settled, 0, "first build")
         chapter = project / "guide" / "06-playing.md"
         marker = f"Saved at {time.time():.0f}."
         pdf_before = s["files"]["players-guide.pdf"]
+        html_before = s["files"]["players-guide.html"]
         chapter.write_text(chapter.read_text() + f"\n{marker}\n")
         saved = time.perf_counter()
-        html = first = pdf = None
-        while html is None or first is None or pdf is None:
-            if html is None:
-                with urllib.request.urlopen(url + "players-guide.html", timeout=30) as page:
-                    if marker.encode() in page.read():
-                        html = time.perf_counter() - saved
-            now = state()
-            whole = now["files"].get("players-guide.pdf") != pdf_before
-            if first is None and ("players-guide" in now["previews"] or whole):
-                first = time.perf_counter() - saved   # the chapter alone (or the book)
-            if pdf is None and whole:
-                pdf = time.perf_counter() - saved
-            time.sleep(0.05)
-            if time.perf_counter() - saved > 300:
-                sys.exit("serve did not rebuild within 300 s")
-        s = settle()
+        html = None
+        since = saved
+        while html is None:   # a new HTML edition: the page reloads it
+            t, st = wait_for(lambda st: st["files"].get("players-guide.html") != html_before,
+                             since, "HTML edition")
+            with urllib.request.urlopen(url + "players-guide.html", timeout=30) as page:
+                if marker.encode() in page.read():
+                    html = time.perf_counter() - saved
+            html_before, since = st["files"]["players-guide.html"], t
+        t, _ = wait_for(lambda st: "players-guide" in st["previews"] or
+                        st["files"]["players-guide.pdf"] != pdf_before, saved, "first pages")
+        first = t - saved   # the chapter alone (or, without a page map, the book)
+        t, _ = wait_for(lambda st: st["files"]["players-guide.pdf"] != pdf_before, saved,
+                        "whole book")
+        pdf = t - saved
+        _, s = wait_for(settled, t, "quiet")
         deck = project / "decks" / "fumbles.yaml"
         deck_before = s["files"]["fumble-deck.pdf"]
         edit(deck, "by some small miracle", "by some great miracle")
         saved = time.perf_counter()
-        while state()["files"].get("fumble-deck.pdf") == deck_before:
-            time.sleep(0.05)
-            if time.perf_counter() - saved > 300:
-                sys.exit("serve did not rebuild the deck within 300 s")
-        deck_pdf = time.perf_counter() - saved
+        t, _ = wait_for(lambda st: st["files"]["fumble-deck.pdf"] != deck_before, saved,
+                        "deck")
+        deck_pdf = t - saved
         return {"serve_chapter_to_html_s": round(html, 2),
                 "serve_chapter_to_first_pages_s": round(first, 2),
                 "serve_chapter_to_pdf_s": round(pdf, 2),

@@ -83,9 +83,11 @@ class ChapterPreview:
     warnings: list = field(default_factory=list)
 
 
-def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap) -> ChapterPreview | None:
+def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
+                   composed=None) -> ChapterPreview | None:
     """`job` is the whole book's print job; the chapter from `source` rendered alone, or
-    None when the book cannot be split so (then only the whole book will do)."""
+    None when the book cannot be split so (then only the whole book will do). `composed()`
+    is called once its HTML is made, before it renders."""
     known = pages.chapter(source)
     sheets = literal_stylesheets(job.stylesheets)
     parts = split_parts(job.html) if sheets is not None else None
@@ -110,6 +112,8 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap) -> ChapterP
     if chapter_id:
         numbers[chapter_id[1]] = first
     result = None
+    if composed is not None:
+        composed()
     for _ in range(MAX_PASSES):
         alone = replace(job, html=number_links(text, numbers), stylesheets=sheets,
                         anchors=True, page_check=False,

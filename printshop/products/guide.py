@@ -268,15 +268,17 @@ class Guide(Product):
                          cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
                          else None, fonts=self.font_policy(), page_check=True)
 
-    def chapter_preview(self, ctx: BuildContext, source: str, pages: PageMap):
+    def chapter_preview(self, ctx: BuildContext, source: str, pages: PageMap,
+                        composed=None):
         """The chapter from `source` (relative to the project) rendered alone, numbered as
-        in the book of `pages` (products/book_preview.py); None when it cannot be."""
+        in the book of `pages` (products/book_preview.py); None when it cannot be.
+        `composed()` is called when only the render is left."""
         if "pdf" not in self.options.formats:
             return None
         self._recorder = deps.current() or deps.Recorder()
         self._composed_inputs = self.read()
         job = self.print_job(ctx, self.compose(ctx, "print"))
-        return render_chapter(ctx, job, source, pages)
+        return render_chapter(ctx, job, source, pages, composed)
 
 
 # book.css's inside margin (its @page :left margin-right, :right margin-left), which a

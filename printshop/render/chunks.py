@@ -41,6 +41,8 @@ def job_key(job) -> str:
               if f.name not in ("html", "epoch")}
     fields["stylesheets"] = [dataclasses.asdict(s) for s in job.stylesheets]
     fields["fonts"] = repr(job.fonts)
+    # a CMYK job's images go through this ICC profile: its bytes, not only its name
+    fields["cmyk_icc_sha256"] = deps.file_digest(job.cmyk_icc) if job.cmyk_icc else None
     text = json.dumps({"format": FORMAT, "job": fields, "tools": tool_fingerprint(),
                        "html": hashlib.sha256(job.html.encode("utf-8")).hexdigest()},
                       sort_keys=True, default=str)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -328,6 +329,9 @@ class Renderer:
                                warm_up=warm_up)
         self.epoch = 1
         self.cache = None   # a printshop.render.chunks.ChunkCache, set per build
+        # `serve` renders a chapter preview on one thread while another composes HTML
+        # editions: the pool takes one caller at a time
+        self._lock = threading.RLock()
 
     def new_build(self) -> None:
         """A renderer kept warm across builds (`serve`): workers keep their fonts but drop
@@ -351,6 +355,10 @@ class Renderer:
         self.pool.close()
 
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
+        with self._lock:
+            return self._cached_render(jobs, on_done)
+
+    def _cached_render(self, jobs, on_done=None) -> list[RenderResult]:
         cache = self.cache
         if cache is None:
             return self._render(jobs, on_done)

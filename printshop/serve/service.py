@@ -151,16 +151,22 @@ class BuildService:
         names = self._product_names()
         if names is None:
             return
+        # a saved chapter's pages alone render on a worker while the HTML editions are
+        # composed here (two cores: the page and the HTML are both ready sooner); the
+        # chapter's HTML is made first, so the two do not share this process's time
+        composed = threading.Event()
+        previews = threading.Thread(target=self._chapters_first,
+                                    args=(list(self._saved_chapters(names, saved)), composed),
+                                    daemon=True, name="chapter-first")
+        previews.start()
+        composed.wait(10)
         for name in self._html_first(names):
             self._step(name, {name: {"formats": ["html"]}})
             if self._is_dirty():
-                with self.changed:   # the next cycle previews these chapters too
-                    self._saved |= saved
-                return
-        for name, source, pages in self._saved_chapters(names, saved):
-            self._chapter_first(name, source, pages)
-            if self._is_dirty():
-                return
+                break
+        previews.join()
+        if self._is_dirty():
+            return
         for name in names:
             self._step(name, None)
             if self._is_dirty():
@@ -183,6 +189,7 @@ class BuildService:
         self._publish("", [])
         self._html_products = {p.name for p in products
                                if "html" in (getattr(p.options, "formats", None) or [])}
+        self._root = Path(project.root).resolve()
         self._guides = {p.name for p in products if p.kind == "guide"
                         and "pdf" in (getattr(p.options, "formats", None) or [])}
         with self.changed:
@@ -229,8 +236,8 @@ class BuildService:
 
         sources = []
         for path in sorted(saved, key=_mtime, reverse=True):   # the latest save first
-            try:
-                sources.append(Path(path).resolve().relative_to(self.source).as_posix())
+            try:   # as the book names them: relative to the project's rules folder
+                sources.append(Path(path).resolve().relative_to(self._root).as_posix())
             except ValueError:
                 continue
         for name in names:
@@ -241,10 +248,19 @@ class BuildService:
             if source is not None:
                 yield name, source, pages
 
+    def _chapters_first(self, chapters: list, composed: threading.Event) -> None:
+        try:
+            for name, source, pages in chapters:
+                self._chapter_first(name, source, pages, composed.set)
+                if self._is_dirty():
+                    return
+        finally:
+            composed.set()
+
     def preview_file(self, name: str) -> Path:
         return self.out / CACHE_DIR / "preview" / f"{name}.pdf"
 
-    def _chapter_first(self, name: str, source: str, pages) -> None:
+    def _chapter_first(self, name: str, source: str, pages, composed=None) -> None:
         from printshop import deps
         from printshop.errors import PrintshopError
         from printshop.output import write_atomic
@@ -258,7 +274,7 @@ class BuildService:
             ctx = BuildContext(project=project, renderer=self._renderer)
             self._renderer.new_build()
             with deps.recording(deps.Recorder()):
-                preview = product.chapter_preview(ctx, source, pages)
+                preview = product.chapter_preview(ctx, source, pages, composed)
         except PrintshopError:
             return      # the whole build, next, reports the problems
         except Exception:
