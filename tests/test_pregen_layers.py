@@ -104,8 +104,11 @@ def test_armour_and_weapons_taller_than_the_form_leaves_them_fall_back_to_whole_
     own.mkdir(parents=True)
     css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
     (own / "pregens.css").write_text(css + "\n.wearing { font-size: 16pt; }\n")
-    layered = roll(count=COUNT, seed="layers", layered=True, source=project_copy).data
-    whole = roll(count=COUNT, seed="layers", layered=False, source=project_copy).data
+    same_chunks = {"sheets_per_chunk": 4}   # layered packs chunk bigger by default
+    layered = roll(count=COUNT, seed="layers", layered=True, source=project_copy,
+                   **same_chunks).data
+    whole = roll(count=COUNT, seed="layers", layered=False, source=project_copy,
+                 **same_chunks).data
     assert layered == whole
 
 

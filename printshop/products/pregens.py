@@ -288,7 +288,16 @@ class Pregens(Product):
         sheets_css = self._stylesheets(paper)
         roots = tuple(str(r) for r in self.project.read_roots)
         source = f"{self.options.template} ({self.name})"
+
+        def make_job(html: str) -> RenderJob:
+            return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
+                             base_url=base_url(self.project), source=source,
+                             uncompressed=ctx.uncompressed, fit_check=True)
+
+        layers = self.layered_sheets(ctx, characters, paper, pack, make_job)
         size = self.options.sheets_per_chunk
+        if layers and "sheets_per_chunk" not in self.options.model_fields_set:
+            size = LAYERED_SHEETS_PER_CHUNK
         index_pages = self.index_pages(characters)
         chunks = split_into_chunks(characters, size, ctx.renderer.pool.processes)
         # (what it is, pages it must come out as, sheets in it, how to make its HTML)
@@ -301,12 +310,6 @@ class Pregens(Product):
                          lambda first=first, pages=pages, blank=blank: self._render(
                              "cover", characters, paper, pack, index_pages=pages,
                              first_index_page=first, blank_back=blank)))
-        def make_job(html: str) -> RenderJob:
-            return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
-                             base_url=base_url(self.project), source=source,
-                             uncompressed=ctx.uncompressed, fit_check=True)
-
-        layers = self.layered_sheets(ctx, characters, paper, pack, make_job)
         for chunk in chunks:
             work.append((f"sheets #{chunk[0].index}–#{chunk[-1].index}",
                          len(chunk) * layout.pages_per_character, len(chunk),
@@ -394,6 +397,9 @@ class Pregens(Product):
 
 SHEET_MARGIN_MM = 9
 LAYERED_FROM = 12   # 20 sheets took the same time either way, 50 took a fifth less layered
+# Each chunk of layered sheets carries the forms and stamps it uses (and their fonts): bigger
+# chunks than whole sheets' keep the pack's file, and the memory merging it, as small
+LAYERED_SHEETS_PER_CHUNK = 25
 
 
 def _no_collect(name, text) -> str:
