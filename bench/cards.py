@@ -64,7 +64,7 @@ def main() -> int:
         jobs = ["-j", str(args.jobs)] if args.jobs else []
 
         def event_deck() -> float:
-            return printshop_run("build", "event-deck", "--strict", "--quiet", *jobs,
+            return printshop_run("build", "event-deck", "--strict", "--quiet", "--force", *jobs,
                                  "--source", str(source), "--out", tmp)
 
         trivial = Path(tmp) / "one-page.html"

@@ -63,7 +63,8 @@ def main(runs: int = 3, weasyprint: bool = False) -> dict:
         out = Path(out)
 
         def build() -> float:
-            return printshop_run("build", "players-guide", "--strict", "--quiet", "--source",
+            return printshop_run("build", "players-guide", "--strict", "--quiet", "--force",
+                                 "--source",
                                  str(REPO / "rules-src"), "--out", str(out))
 
         build()   # the HTML edition Chromium prints (and a warm file cache for both)
