@@ -13,6 +13,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from printshop.errors import PrintshopError
+from printshop.render.layers import SHARED_PREFIX
 
 from conftest import RULES_SRC, pdf_reader
 from test_pregens import roll
@@ -48,15 +49,22 @@ def whole():
     return roll(count=COUNT, seed="layers", layered=False).data
 
 
+def drawn_layers(pdf: bytes) -> list[list[int]]:
+    """Per sheet, the objects of the forms and stamps drawn over it."""
+    return [sorted(xobject.indirect_reference.idnum
+                   for name, xobject in page["/Resources"].get("/XObject", {}).items()
+                   if name.startswith(SHARED_PREFIX))
+            for page in pdf_reader(pdf).pages[1:]]
+
+
 def test_layers_are_smaller_jobs_than_whole_sheets(layered, whole):
-    """The values pages really are drawn in layers: each sheet holds a form (an XObject)."""
-    def forms(pdf):
-        return sum(1 for page in pdf_reader(pdf).pages[1:]
-                   if "/XObject" in page["/Resources"] and
-                   any(str(name).startswith("/PsForm") for name in
-                       page["/Resources"]["/XObject"]))
-    assert forms(layered) == COUNT
-    assert forms(whole) == 0
+    """The values pages really are drawn in layers: each sheet draws a form (an XObject),
+    and the file holds each form and stamp once however many sheets draw it."""
+    drawn = drawn_layers(layered)
+    assert all(drawn) and len(drawn) == COUNT
+    uses = sum(len(objects) for objects in drawn)
+    assert len({n for objects in drawn for n in objects}) < uses / 2
+    assert not any(drawn_layers(whole))
 
 
 def test_every_word_of_every_sheet_is_where_the_whole_sheet_has_it(layered, whole, tmp_path):

@@ -7,7 +7,7 @@ import io
 import pypdfium2 as pdfium
 from pypdf import PdfWriter
 
-from printshop.render.merge import merge_many_pdfs
+from printshop.render.merge import merge_layered_pdfs, merge_many_pdfs
 
 from conftest import pdf_reader
 
@@ -52,3 +52,58 @@ def test_the_same_parts_give_the_same_bytes():
     assert merge_many_pdfs(PARTS, title="t", outline=outline) == first
     assert merge_many_pdfs(PARTS[::-1], title="t", outline=outline) != first
     assert b"CreationDate" not in first    # no clock in a reproducible file
+
+
+def layered_part(names: list[str], content: bytes, pages: int = 2) -> bytes:
+    """A part as render/layers.py makes them: pages drawing form XObjects by name."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    for n in range(pages):
+        pdf.add_blank_page(page_size=(200 + n, 300))
+        page = pdf.pages[-1]
+        xobjects = pikepdf.Dictionary()
+        for name in names:
+            xobjects[name] = pikepdf.Stream(pdf, content + name.encode(),
+                                            Type=pikepdf.Name.XObject,
+                                            Subtype=pikepdf.Name.Form,
+                                            BBox=[0, 0, 10, 10])
+        page.obj.Resources = pikepdf.Dictionary(XObject=xobjects)
+        page.contents_add(pikepdf.Stream(pdf, b" ".join(
+            b"%s Do" % name.encode() for name in names)))
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_layered_parts_share_their_forms_once():
+    import pikepdf
+
+    parts = [layered_part(["/PsXaaaa_0", "/PsXbbbb_3"], b"0 0 m 5 5 l S % ")
+             for _ in range(3)] + [layered_part(["/PsXcccc_0"], b"1 1 m 2 2 l S % ")]
+    merged = merge_layered_pdfs(parts, title="Pack", outline=[("#1", 0), ("#4", 6)])
+    pdf = pikepdf.open(io.BytesIO(merged))
+    assert len(pdf.pages) == 8
+    objects: dict[str, set] = {}
+    for page in pdf.pages:
+        for name, xobject in page.Resources.XObject.items():
+            objects.setdefault(name, set()).add(xobject.objgen)
+            assert xobject.read_bytes().endswith(name.encode())   # never another's
+    # six pages draw aaaa and bbbb: one object each; cccc is its own
+    assert {name: len(found) for name, found in objects.items()} == \
+        {"/PsXaaaa_0": 1, "/PsXbbbb_3": 1, "/PsXcccc_0": 1}
+    reader = pdf_reader(merged)
+    assert reader.metadata.title == "Pack"
+    assert [reader.get_destination_page_number(i) for i in reader.outline] == [0, 6]
+    assert merge_layered_pdfs(parts, title="Pack", outline=[("#1", 0), ("#4", 6)]) == merged
+
+
+def test_many_layered_parts_are_joined_in_groups(monkeypatch):
+    from printshop.render import merge
+
+    monkeypatch.setattr(merge, "LAYERED_GROUP", 2)
+    parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
+    merged = merge_layered_pdfs(parts, outline=[("last", 4)])
+    reader = pdf_reader(merged)
+    assert len(reader.pages) == 5
+    assert [reader.get_destination_page_number(i) for i in reader.outline] == [4]

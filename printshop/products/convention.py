@@ -145,7 +145,7 @@ class Convention(Product):
         return command + " --first N --count 1"
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
-        from printshop.render.merge import merge_many_pdfs
+        from printshop.render.merge import merge_layered_pdfs
 
         o = self.options
         paper = self.pregens.paper_for_sheets(ctx)
@@ -196,7 +196,7 @@ class Convention(Product):
                     page += 1
             stem = f"table-{t:0{max(2, len(str(o.tables)))}d}"
             title = f"{self.project.manifest.title}: {o.title}, table {t} (seed {o.seed})"
-            files[f"{stem}.pdf"] = merge_many_pdfs(pdfs, title=title, outline=outline)
+            files[f"{stem}.pdf"] = merge_layered_pdfs(pdfs, title=title, outline=outline)
             entry = _table_entry(kit, t)
             entry.update(file=f"{self.name}/{stem}.pdf", pages=page,
                          first_page_in_kit=whole_pages + 1, contents=envelope)
@@ -207,7 +207,7 @@ class Convention(Product):
                 ctx.progress(f"{self.name}: envelope {t}/{o.tables} assembled")
         files["kit.json"] = (json.dumps(kit, indent=2, ensure_ascii=False) + "\n").encode()
         output.add_tree(self.name, files)
-        output.add(f"{self.name}.pdf", merge_many_pdfs(
+        output.add(f"{self.name}.pdf", merge_layered_pdfs(
             whole, title=f"{self.project.manifest.title}: {o.title} (seed {o.seed})",
             outline=whole_outline))
         self.pages = whole_pages

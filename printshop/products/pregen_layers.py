@@ -23,6 +23,7 @@ from types import SimpleNamespace
 from printshop.render.layers import FormArt, Overlay, PageArt, place_stamp
 from printshop.render.pdf import collect_warnings
 
+STAMPS_PER_JOB = 40
 NEEDED = ("page", "content", "lower", "bottom", "seed", "combat", "wearing")
 
 
@@ -123,9 +124,8 @@ class LayeredSheets:
                 distinct.setdefault(look, (slot, text))
                 uses.append((key, name, text, look))
         looks = sorted(distinct)
-        # two jobs, so both workers lay stamps out
-        parts = [looks[:(len(looks) + 1) // 2], looks[(len(looks) + 1) // 2:]]
-        parts = [part for part in parts if part]
+        # small jobs: both workers lay stamps out, and neither grows by a big job's memory
+        parts = [looks[i:i + STAMPS_PER_JOB] for i in range(0, len(looks), STAMPS_PER_JOB)]
         jobs = []
         for part in parts:
             job = self.make_job("")

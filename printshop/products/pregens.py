@@ -54,8 +54,9 @@ class PregensOptions(Strict):
     title: str = "Pregenerated Adventurers"
     template: str = "pregens.html.j2"
     stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]
-    # 10 sheets a job: a worker's memory grows ~3.5 MB a page while it lays a chunk out, and
-    # smaller chunks were no slower (bench/pregens.py)
+    # 10 sheets a job: a worker's memory grows ~2-3.5 MB a page while it lays a chunk out,
+    # and smaller chunks were no slower (bench/pregens.py). Layered chunks each carry the
+    # forms and stamps they draw; the merge keeps one copy of each (render/merge.py)
     sheets_per_chunk: int = Field(default=10, ge=1, le=200)
     # PDF sheets drawn in layers: each class's form laid out once, the rolled values over
     # it (products/pregen_layers.py); false lays every sheet out whole (same look, slower
@@ -265,7 +266,7 @@ class Pregens(Product):
 
     # --- outputs -----------------------------------------------------------------------------
     def pdf(self, ctx: BuildContext) -> bytes:
-        from printshop.render.merge import merge_many_pdfs
+        from printshop.render.merge import merge_layered_pdfs
 
         characters = self.characters(ctx)
         paper = self.paper_for_sheets(ctx)
@@ -277,7 +278,7 @@ class Pregens(Product):
         outline = [("Cover and index", 0)]
         outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(n))
                     for n, c in enumerate(characters, start=1)]
-        pdf = merge_many_pdfs(parts, title=f"{pack['game']}: {self.options.title} "
+        pdf = merge_layered_pdfs(parts, title=f"{pack['game']}: {self.options.title} "
                                            f"(seed {self.options.seed})", outline=outline)
         self.pages = layout.total(len(characters))
         return pdf
@@ -296,8 +297,6 @@ class Pregens(Product):
 
         layers = self.layered_sheets(ctx, characters, paper, pack, make_job)
         size = self.options.sheets_per_chunk
-        if layers and "sheets_per_chunk" not in self.options.model_fields_set:
-            size = LAYERED_SHEETS_PER_CHUNK
         index_pages = self.index_pages(characters)
         chunks = split_into_chunks(characters, size, ctx.renderer.pool.processes)
         # (what it is, pages it must come out as, sheets in it, how to make its HTML)
@@ -397,10 +396,6 @@ class Pregens(Product):
 
 SHEET_MARGIN_MM = 9
 LAYERED_FROM = 12   # 20 sheets took the same time either way, 50 took a fifth less layered
-# Each chunk of layered sheets carries the forms and stamps it uses (and their fonts): bigger
-# chunks than whole sheets' keep the pack's file, and the memory merging it, as small
-LAYERED_SHEETS_PER_CHUNK = 25
-
 
 def _no_collect(name, text) -> str:
     return ""

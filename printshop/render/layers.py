@@ -26,10 +26,12 @@ HTML gives the same bytes.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from dataclasses import dataclass, field
 
 PX_TO_PT = 0.75
+SHARED_PREFIX = "/PsX"   # the names of the forms and stamps drawn over a values page
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,14 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False) -> 
     pdf = pikepdf.open(io.BytesIO(values_pdf))
     sources: dict[int, object] = {}
     xobjects: dict[tuple, object] = {}
+    digests: dict[int, str] = {}
+
+    def name(data: bytes, page: int) -> str:
+        """The XObject's name says what it is (its PDF's digest and page), the same in
+        every chunk: the pack's merge keeps one copy of each (render/merge.py)."""
+        if id(data) not in digests:
+            digests[id(data)] = hashlib.sha256(data).hexdigest()[:16]
+        return f"{SHARED_PREFIX}{digests[id(data)]}_{page}"
 
     def xobject(key, data: bytes, page: int):
         if (key, page) not in xobjects:
@@ -210,15 +220,17 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False) -> 
             "/XObject", pikepdf.Dictionary()).items()})
         resources.XObject = xdict
         page.obj.Resources = resources
-        xdict["/PsForm"] = xobject(("form", art.form), form.pdf, 0)
-        xdict["/PsBand"] = xobject(("form", art.form), form.pdf, 1)
-        ops = [b"Q", b"q /PsForm Do Q", b"q 1 0 0 1 0 %s cm /PsBand Do Q" % _num(
-            -art.band_dy_px * PX_TO_PT)]
+        form_name, band_name = name(form.pdf, 0), name(form.pdf, 1)
+        xdict[form_name] = xobject(("form", art.form), form.pdf, 0)
+        xdict[band_name] = xobject(("form", art.form), form.pdf, 1)
+        ops = [b"Q", b"q %s Do Q" % form_name.encode(),
+               b"q 1 0 0 1 0 %s cm %s Do Q" % (_num(-art.band_dy_px * PX_TO_PT),
+                                                 band_name.encode())]
         for source, stamp_page, dx, dy_px in art.stamps:
-            name = "/PsS%s_%d" % (source, stamp_page)
-            xdict[name] = xobject(("stamp", source), overlay.stamps[source], stamp_page)
+            stamp_name = name(overlay.stamps[source], stamp_page)
+            xdict[stamp_name] = xobject(("stamp", source), overlay.stamps[source], stamp_page)
             ops.append(b"q 1 0 0 1 %s %s cm %s Do Q" % (
-                _num(dx * PX_TO_PT), _num(-dy_px * PX_TO_PT), name.encode()))
+                _num(dx * PX_TO_PT), _num(-dy_px * PX_TO_PT), stamp_name.encode()))
         pikepdf.Page(page).contents_add(pikepdf.Stream(pdf, b"q\n"), prepend=True)
         pikepdf.Page(page).contents_add(pikepdf.Stream(pdf, b"\n".join(ops) + b"\n"))
     out = io.BytesIO()

@@ -69,6 +69,72 @@ def merge_many_pdfs(parts: list[bytes], title: str | None = None,
     return _append_title_and_outline(pdf, title, outline or [], digest)
 
 
+def merge_layered_pdfs(parts: list[bytes], title: str | None = None,
+                       outline: list[tuple[str, int]] | None = None) -> bytes:
+    """`merge_many_pdfs` for parts whose pages are drawn in layers (render/layers.py).
+
+    Every part carries the forms and stamps its pages draw, under names made from their
+    content (`/PsX<digest>_<page>`), so a chunk stands alone (and can be cached alone). Here
+    each such XObject is copied into the merged file once, however many parts draw it: the
+    pack's file, and the memory of merging it, grow with its sheets' own text only, which
+    lets the workers render small chunks (less memory each) without a bigger file.
+    """
+    if len(parts) > LAYERED_GROUP:
+        # pikepdf holds every part it copies from until it saves (~1.7 MB a 10-sheet
+        # chunk): groups of parts are joined first, then the groups the lean way
+        groups = [_merge_layered(parts[i:i + LAYERED_GROUP])
+                  for i in range(0, len(parts), LAYERED_GROUP)]
+        return merge_many_pdfs(groups, title=title, outline=outline)
+    digest = hashlib.md5(b"".join(hashlib.md5(p).digest() for p in parts)).hexdigest().upper()
+    pdf = _merge_layered(parts)
+    pdf = _ID_RE.sub(lambda _: b"/ID[<" + digest.encode() + b"><" + digest.encode() + b">]",
+                     pdf)
+    return _append_title_and_outline(pdf, title, outline or [], digest)
+
+
+LAYERED_GROUP = 25   # parts joined at once (a 1,000-sheet pack: ~4 groups)
+
+
+def _merge_layered(parts: list[bytes]) -> bytes:
+    import pikepdf
+
+    from printshop.render.layers import SHARED_PREFIX
+
+    merged = pikepdf.new()
+    sources = []   # pikepdf reads a copied page's streams from its source when saving
+    shared: dict[str, object] = {}
+    version = "1.4"
+    try:
+        for part in parts:
+            source = pikepdf.open(io.BytesIO(part))
+            sources.append(source)
+            version = max(version, source.pdf_version)
+            for page in source.pages:
+                xobjects = page.obj.get("/Resources", {}).get("/XObject")
+                known = []
+                if xobjects is not None:
+                    for name in list(xobjects.keys()):
+                        if name.startswith(SHARED_PREFIX) and name in shared:
+                            known.append(name)
+                            del xobjects[name]   # not copied again: linked below
+                merged.pages.append(page)
+                if xobjects is None:
+                    continue
+                copied = merged.pages[-1].obj.Resources.XObject
+                for name in copied.keys():
+                    if name.startswith(SHARED_PREFIX):
+                        shared.setdefault(name, copied[name])
+                for name in known:
+                    copied[name] = shared[name]
+        buffer = io.BytesIO()
+        merged.save(buffer, deterministic_id=True, min_version=version)
+    finally:
+        merged.close()
+        for source in sources:
+            source.close()
+    return buffer.getvalue()
+
+
 def _serialise(obj) -> bytes:
     stream = io.BytesIO()
     obj.write_to_stream(stream)

@@ -84,6 +84,26 @@ def _worker_main(conn, function: Callable, memory_mb: int,
             conn.send((index, ("error", f"cannot return result: {exc}")))
         del result, payload, message
         gc.collect()
+        _give_back_memory()
+
+
+def _give_back_memory() -> None:
+    """Hand the heap a job freed back to the system (glibc keeps it otherwise): a worker
+    then sits at its own size between jobs instead of at its biggest job's, which is what
+    lets two workers and the parent stay under the memory a big pack may use."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        try:
+            import ctypes
+
+            _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):   # not glibc (macOS, musl): nothing to do
+            _malloc_trim = False
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim = None
 
 
 def _exit_status(process) -> str:
