@@ -3,6 +3,7 @@ import time
 import pytest
 
 from printshop.errors import PrintshopError
+from printshop.source import yamlfile
 from printshop.source.yamlfile import load_yaml
 
 
@@ -117,3 +118,43 @@ def test_control_characters_are_reported_with_a_line(tmp_path):
     with pytest.raises(PrintshopError) as exc:
         load_yaml(write(tmp_path, "a: ok\nb: bad\x07\n"))
     assert exc.value.problems[0].line == 2
+
+
+# --- libyaml's parser and PyYAML's give the same documents and the same messages --------------
+
+SAMPLES = [
+    "name: Event Die\ndice: d6\nrows:\n  - roll: 1\n    text: 'quoted: yes'\n"
+    "  - roll: 2\n    text: \"double \\u00e9\"\n  - {roll: 3, text: flow}\n",
+    "notes: |\n  a literal\n  block\nfolded: >\n  folded\n  text\nempty:\nnull_word: null\n"
+    "tilde: ~\n# a comment\nlist: [a, b, 'c']\n",
+    "a: 1\na: 2\n",                       # duplicate key (a problem, located)
+    "a: [1, 2\n",                         # unclosed flow sequence
+    "a:\n\t- tab\n",                      # a tab where indentation is
+    "a: &x 1\nb: *x\n",                   # anchors and aliases refused
+    "a: !!python/object 1\n",             # tags refused
+    "a: 'unterminated\n",
+    "a: b: c\n",
+    "- a\nb: c\n",
+    "a: 1\n\x07b: 2\n",                   # a control character
+    "[" * 200 + "]" * 200,                # too deep
+]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_libyaml_and_pyyaml_read_documents_alike(tmp_path, monkeypatch, text):
+    """Tables are read with libyaml's parser when PyYAML has it (4x faster); a document it
+    cannot read is read again by PyYAML's, so what the user sees is the same either way."""
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+
+    def read():
+        try:
+            doc = load_yaml(path, keep_going=True)
+            return doc.data, doc.value_pos, doc.key_pos, [str(p) for p in doc.problems.items]
+        except PrintshopError as exc:
+            return "error", str(exc)
+
+    assert yamlfile.CParser is not None   # PyYAML's wheels carry libyaml: the fast path is tested
+    fast = read()
+    monkeypatch.setattr(yamlfile, "CParser", None)
+    assert read() == fast
