@@ -346,8 +346,10 @@ class Renderer:
 
     def start(self) -> None:
         """Start the workers now rather than at the first render: before loading big inputs,
-        so the workers do not inherit a copy of them, and so their start-up overlaps it."""
-        self.pool.start()
+        so the workers do not inherit a copy of them, and so their start-up overlaps it.
+        Workers already running are kept (`serve` calls this to keep its pool warm)."""
+        with self._lock:
+            self.pool.start()
 
     def release(self) -> None:
         """Stop the workers now, giving their memory back (before a big merge, say); the

@@ -69,6 +69,10 @@ class BuildService:
         from printshop.render.pdf import Renderer
 
         self._renderer = Renderer(processes=self.jobs)
+        # workers ready before the first save: a new one spends about half a second
+        # importing WeasyPrint and loading fonts before it takes a job (forked now, from a
+        # process that holds no project yet)
+        self._renderer.start()
         for target in (self._build_loop, self._watch_loop):
             thread = threading.Thread(target=target, daemon=True, name=target.__name__)
             thread.start()
@@ -140,6 +144,11 @@ class BuildService:
                     self.state.building = self._dirty
                     self.state.build += 1
                     self.changed.notify_all()
+            if not self._is_dirty():
+                # workers a product let go (a pregen pack frees their memory before its
+                # merge) or that a failed render took down start again while the author
+                # writes, not after the next save
+                self._renderer.start()
 
     def _is_dirty(self) -> bool:
         with self.changed:
