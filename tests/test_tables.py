@@ -133,3 +133,23 @@ def test_the_guides_class_table_matches_the_rules():
     mods = {3: -3, 4: -2, 5: -2, 6: -1, 8: -1, 9: 0, 12: 0, 13: 1, 15: 1, 16: 2, 17: 2, 18: 3}
     for score, mod in mods.items():
         assert tables["stat-modifiers"].row_for(score)["mod"] == mod
+
+
+def test_a_table_read_again_is_parsed_again_only_if_its_text_changed(tmp_path):
+    # `serve` loads the project for every save: an unchanged file gives the Table it gave,
+    # an edited one (even at the same size, date kept) is parsed again
+    import os
+
+    body = "columns:\n  - {key: what, label: What}\nrows:\n  - {what: abc}\n"
+    path = table(tmp_path, body)
+    first = load_table(path)
+    assert load_table(path) is first
+    stat = path.stat()
+    path.write_text(HEADER + body.replace("abc", "xyz"), encoding="utf-8")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert load_table(path).rows[0]["what"] == "xyz"
+    path.write_text(HEADER + body.replace("abc", "{oops"), encoding="utf-8")
+    assert problems_of(path)                     # a broken edit is reported, every time
+    assert problems_of(path)
+    path.write_text(HEADER + body, encoding="utf-8")
+    assert load_table(path).rows[0]["what"] == "abc"
