@@ -84,3 +84,34 @@ def test_an_edited_chapter_keeps_its_page_numbers(book, tmp_path):
     first = pages.chapter("guide/03-lore.md")["first"]
     assert alone[0].endswith(f"Tiny Game {first}")   # its left page's head and folio
     assert alone[1].endswith(f"Lore {first + 1}")    # the right page's
+
+
+def test_the_chapter_alone_is_composed_as_in_the_whole_book(book, tmp_path):
+    # the preview composes only its chapter's tables; a table printed again (no anchor
+    # the second time) and one printed first there must come out as in the book
+    import shutil
+
+    from printshop.products.book_pages import split_parts
+
+    project = tmp_path / "project"
+    shutil.copytree(book, project)
+    (project / "guide" / "03-lore.md").write_text(
+        LORE + "\n\n::table[armour]\n\n::table[omens]\n")
+    (project / "guide" / "02-omens.md").write_text("# Omens\n\nNone printed here.\n")
+    loaded = Project.load(project)
+    product, = load_products(loaded, ["book"])
+    ctx = BuildContext(project=loaded)
+    with deps.recording(deps.Recorder()) as recorder:
+        product._recorder = recorder
+        product._composed_inputs = product.read()
+        chapters = [text for kind, text in split_parts(product.compose(ctx, "print"))
+                    if kind == "chapter"]
+        for n, source in enumerate(["guide/01-welcome.md", "guide/02-omens.md",
+                                    "guide/03-lore.md"]):
+            alone = [text for kind, text in
+                     split_parts(product.compose(ctx, "print", only=source))
+                     if kind == "chapter"]
+            assert alone[n] == chapters[n]
+    lore = chapters[2]
+    assert 'id="table-omens"' in lore and 'id="table-armour"' not in lore
+    assert lore.count('class="table') >= 2

@@ -124,9 +124,13 @@ class Guide(Product):
         return FontPolicy(tuple(str(p) for p in self.project.font_files),
                           self.project.system_fonts)
 
-    def compose(self, ctx: BuildContext, edition: str, fonts: list[str] | None = None) -> str:
+    def compose(self, ctx: BuildContext, edition: str, fonts: list[str] | None = None,
+                only: str | None = None) -> str:
         """The book's HTML. `fonts`: the families the colophon names (the print edition's
-        first render says which were really used)."""
+        first render says which were really used). `only`: the one chapter (its file,
+        relative to the project) a chapter preview renders; the others come without their
+        tables and class boxes, whose Jinja is most of the time here (their directives are
+        still counted, so a table keeps its anchor in the chapter that prints it first)."""
         manuscript, reader = self._composed_inputs
         project = self.project
         env = jinja_environment(project)
@@ -135,13 +139,19 @@ class Guide(Product):
         embedded_once: set[str] = set()
         printed = {d.argument for d in manuscript.directives if d.name == "table"}
 
+        wanted = True   # this chapter's directives are rendered
+
         def directive(name: str, argument: str, attrs: dict) -> str:
             if name == "table":
                 first = argument not in embedded_once
                 embedded_once.add(argument)
+                if not wanted:
+                    return ""
                 return render_template(env, "partials/table.html.j2", table=tables[argument],
                                        tables=tables,
                                        anchor=f"table-{argument}" if first else None)
+            if not wanted:
+                return ""
             if name == "class":
                 cls = next(c for c in classes.classes if c.id == argument)
                 return render_template(env, "partials/class.html.j2", cls=cls,
@@ -156,14 +166,15 @@ class Guide(Product):
 
         chapters, bodies = [], []
         for chapter in manuscript.chapters:
+            source = chapter.path.relative_to(project.root).as_posix()
+            wanted = only is None or source == only
             body = reader.render(chapter, directive, edition=edition)
             bodies.append((str(chapter.path), body))
-            chapters.append({"id": chapter.id, "title": chapter.title,
-                             "source": chapter.path.relative_to(project.root).as_posix(),
+            chapters.append({"id": chapter.id, "title": chapter.title, "source": source,
                              "html": Markup(_strip_first_heading(body)),
                              "sections": [{"id": h.id, "title": h.title}
                                           for h in chapter.sections]})
-        if edition == "print" and fonts is None:
+        if edition == "print" and fonts is None and only is None:
             policy = self.font_policy()
             # once per script, with the fix
             self._reported_scripts = warn_missing_glyphs(ctx, bodies, policy=policy)
@@ -277,7 +288,7 @@ class Guide(Product):
             return None
         self._recorder = deps.current() or deps.Recorder()
         self._composed_inputs = self.read()
-        job = self.print_job(ctx, self.compose(ctx, "print"))
+        job = self.print_job(ctx, self.compose(ctx, "print", only=source))
         return render_chapter(ctx, job, source, pages, composed)
 
 
