@@ -399,7 +399,9 @@ LAYERED_FROM = 12   # 20 sheets took the same time either way, 50 took a fifth l
 
 def _no_collect(name, text) -> str:
     return ""
-INDEX_PAGES_PER_JOB = 4
+# An index page is a table of 110 rows: laying four out in one job grew a worker by 35 MB
+# that it kept for the rest of the pack (the 1,000-pack's peak: 265 MB, 240 one a job)
+INDEX_PAGES_PER_JOB = 1
 
 
 # --- naming classes on the command line ------------------------------------------------------
