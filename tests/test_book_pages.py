@@ -49,33 +49,22 @@ def test_the_book_splits_into_front_matter_chapters_and_colophon():
     assert bp.split_parts("<html><body><p>no parts</p></body></html>") is None
 
 
-def test_chapters_start_on_a_right_hand_page():
-    parts = bp.split_parts(BOOK)
-    results = [RenderResult(b"", 3, anchors={"contents": 3}),   # title, blank, contents
-               RenderResult(b"", 3, anchors={"one": 1}),        # pages 5-7 (4 is blank)
-               RenderResult(b"", 2, anchors={"two": 1, "deep": 2}),  # 9-10
-               RenderResult(b"", 1, anchors={"colophon": 1})]   # 11
-    assert bp.book_pages(parts, results) == {"contents": 3, "one": 5, "two": 9, "deep": 10,
-                                             "colophon": 11}
-
-
 class Renderer:
-    """Stands in for the worker pool: part jobs and whole-book jobs with canned anchors."""
+    """Stands in for the worker pool: a part's pages and anchors come from its HTML (one
+    page, plus the next part's empty element), the book's numbers as `moved` says."""
 
-    def __init__(self, whole_anchors: list[dict]):
-        self.whole_anchors, self.jobs = whole_anchors, []
+    def __init__(self, moved: dict[str, int] | None = None):
+        self.jobs, self.moved = [], dict(moved or {})
 
     def render(self, jobs):
         self.jobs.append(jobs)
         out = []
         for job in jobs:
-            if job.layout_only:
-                anchors = {"one": 1} if 'id="one"' in job.html else {}
-                anchors.update({"two": 1} if 'id="two"' in job.html else {})
-                out.append(RenderResult(b"", 1, anchors=anchors))
-            else:
-                out.append(RenderResult(b"%PDF", 5, anchors=dict(self.whole_anchors.pop(0))
-                                        if job.anchors else {}))
+            anchors = {name: 1 for name in ("one", "two") if f'id="{name}"' in job.html}
+            pages = 1 + (1 if '"></section></body>' in job.html else 0)
+            if not job.layout_only and "two" in anchors and self.moved.pop("two", None):
+                pages += 1          # the numbers printed made chapter two a page longer
+            out.append(RenderResult(b"", pages, anchors=anchors))
         return out
 
 
@@ -84,23 +73,48 @@ def _job(css='a::after { content: target-counter(attr(href url), page); }'):
                      source="book")
 
 
-def test_a_number_that_moved_is_printed_again_until_they_agree():
+def test_the_parts_are_laid_out_at_once_then_again_with_their_numbers(monkeypatch):
+    from printshop.products import book_parts
+
+    monkeypatch.setattr(book_parts, "joined", lambda job, parts, results, firsts, numbers:
+                        RenderResult(b"%PDF", sum(r.pages for r in results),
+                                     anchors=numbers))
     bp._numbers_for.clear()
-    renderer = Renderer([{"one": 3, "two": 6}, {"one": 3, "two": 6}])
+    renderer = Renderer()
     result = bp.render_book(SimpleNamespace(renderer=renderer, progress=None), _job())
     assert result.pdf == b"%PDF"
-    first, second, third = renderer.jobs
+    first, second = renderer.jobs
     assert len(first) == 4 and all(j.layout_only for j in first)     # the parts, at once
-    assert 'data-page-ref="5" href="#two"' in second[0].html          # front 1 + ch. 3, 5
-    assert 'data-page-ref="6" href="#two"' in third[0].html            # what the book said
+    assert len(second) == 4 and not any(j.layout_only for j in second)
+    numbered = next(j.html for j in second if 'id="one"' in j.html)
+    # front 1, chapter one 2, chapter two 3: the link to two carries 3, at its stand-in
+    assert 'data-page-ref="3" href="#ps-ext-two"' in numbered
+    assert result.anchors["two"] == 3
     # the same book again in this process: no first pass
-    renderer = Renderer([{"one": 3, "two": 6}])
+    renderer = Renderer()
     bp.render_book(SimpleNamespace(renderer=renderer, progress=None), _job())
     assert len(renderer.jobs) == 1
 
 
+def test_a_part_that_moved_a_page_is_laid_out_again_with_the_parts_after_it(monkeypatch):
+    from printshop.products import book_parts
+
+    monkeypatch.setattr(book_parts, "joined", lambda job, parts, results, firsts, numbers:
+                        RenderResult(b"%PDF", sum(r.pages for r in results),
+                                     anchors=numbers))
+    bp._numbers_for.clear()
+    renderer = Renderer(moved={"two": True})
+    result = bp.render_book(SimpleNamespace(renderer=renderer, progress=None), _job())
+    _, second, third = renderer.jobs
+    # chapter two came out a page longer: the colophon after it starts a page later, and
+    # only it is laid out again (nothing links to it)
+    assert len(second) == 4 and len(third) == 1 and "colophon" in third[0].html
+    assert "counter-reset: page 5" in third[0].stylesheets[-1].text
+    assert result.anchors == {"one": 2, "two": 3}
+
+
 def test_stylesheets_it_cannot_reproduce_render_the_book_as_it_is():
-    renderer = Renderer([{}])
+    renderer = Renderer()
     job = _job("a::after { content: target-text(attr(href url)); }")
     bp.render_book(SimpleNamespace(renderer=renderer, progress=None), job)
     assert renderer.jobs == [[job]]

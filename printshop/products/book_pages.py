@@ -39,7 +39,9 @@ LINK = re.compile(r'<a\b([^>]*?)\bhref="#([^"]+)"')
 PART = re.compile(r'^<section class="(chapter|colophon)"', re.M)
 PLACEHOLDER = "00"
 MAX_PASSES = 3
-_numbers_for: dict[str, dict[str, int]] = {}   # book text (numbers left out) → id → page
+# book text (numbers left out) → what book_parts.placed found: the parts' first pages,
+# each id's page, the named strings each part starts with
+_numbers_for: dict[str, tuple] = {}
 
 
 def literal_stylesheets(sheets: tuple[Stylesheet, ...]) -> tuple[Stylesheet, ...] | None:
@@ -86,39 +88,40 @@ def split_parts(html: str) -> list[tuple[str, str]] | None:
     return [(kind, head + html[a:b] + tail) for kind, a, b in zip(kinds, cuts, cuts[1:])]
 
 
-def book_pages(parts: list[tuple[str, str]], results: list[RenderResult]) -> dict[str, int]:
-    """Each id's page in the whole book, from its part's page count and its page there."""
-    pages, next_page = {}, 1
-    for (kind, _), result in zip(parts, results):
-        first = next_page
-        if kind == "chapter" and first % 2 == 0:
-            first += 1          # break-before: right
-        for name, page in result.anchors.items():
-            pages.setdefault(name, first + page - 1)
-        next_page = first + result.pages
-    return pages
-
-
 def _referenced(html: str) -> set[str]:
     return {m[2] for m in LINK.finditer(html)}
 
 
 def render_book(ctx, job: RenderJob) -> RenderResult:
-    """`job` (the whole book) rendered with its page references as known numbers."""
+    """`job` (the whole book) rendered with its page references as known numbers: its
+    parts laid out on every core (products/book_parts.py), or, when the book cannot be
+    split or its parts never agree, laid out whole."""
+    from printshop.products.book_parts import Part, placed, render_in_parts
+
     sheets = literal_stylesheets(job.stylesheets)
-    parts = split_parts(job.html) if sheets is not None else None
-    if parts is None:
+    split = split_parts(job.html) if sheets is not None else None
+    if split is None:
         result, = ctx.renderer.render([job])
         return result
+    parts = [Part(kind, html) for kind, html in split]
     key = hashlib.sha256("\0".join([job.html, *map(repr, sheets)]).encode()).hexdigest()
-    pages = _numbers_for.get(key)
-    if pages is None:
+    known = _numbers_for.get(key)
+    if known is None:
         if ctx.progress:
             ctx.progress(f"{job.source}: finding the page of every reference")
-        first = [RenderJob(html=number_links(html, None), stylesheets=sheets, roots=job.roots,
-                           base_url=job.base_url, source=job.source, anchors=True,
-                           layout_only=True, fonts=job.fonts) for _, html in parts]
-        pages = book_pages(parts, ctx.renderer.render(first))
+        from printshop.products.book_parts import part_jobs, render_longest_first
+
+        first = part_jobs(job, parts, sheets, None, None, list(range(len(parts))), True)
+        known = placed(parts, render_longest_first(ctx, first))
+    settled = render_in_parts(ctx, job, parts, sheets, known)
+    if settled is not None:
+        result, _numbers_for[key] = settled
+        return result
+    return _render_whole(ctx, job, sheets, known[1])
+
+
+def _render_whole(ctx, job: RenderJob, sheets, pages: dict[str, int]) -> RenderResult:
+    """The whole book in one layout, numbered until the numbers agree."""
     wanted = _referenced(job.html)
     for _ in range(MAX_PASSES):
         whole = replace(job, html=number_links(job.html, pages), stylesheets=sheets,
@@ -126,8 +129,7 @@ def render_book(ctx, job: RenderJob) -> RenderResult:
         result, = ctx.renderer.render([whole])
         found = {name: result.anchors.get(name) for name in wanted}
         if all(found[name] == pages.get(name) for name in wanted):
-            _numbers_for[key] = pages
-            return result   # its anchors: the page map a chapter preview starts from
+            return result
         pages = {**pages, **{k: v for k, v in found.items() if v is not None}}
     result, = ctx.renderer.render([job])   # the numbers never settled: WeasyPrint's way
     return result

@@ -30,7 +30,7 @@ from typing import Callable
 
 from printshop import deps
 
-FORMAT = 1
+FORMAT = 2   # 2: results keep the named strings a book's part sets
 LIMIT_BYTES = 256 * 1024 * 1024
 
 
@@ -91,6 +91,8 @@ class ChunkCache:
                 overflows=[Overflow(**o) for o in meta["overflows"]],
                 anchors=meta["anchors"], read=meta["read"], fonts=meta["fonts"],
                 outside=[Outside(**o) for o in meta["outside"]],
+                strings={name: [tuple(a) for a in found]
+                         for name, found in meta.get("strings", {}).items()},
                 slots=[{name: slot_from_dict(d) for name, d in page.items()}
                        for page in meta.get("slots", [])])
         except (OSError, ValueError, KeyError, TypeError):
@@ -106,6 +108,7 @@ class ChunkCache:
                 "overflows": [dataclasses.asdict(o) for o in result.overflows],
                 "anchors": result.anchors, "read": result.read, "fonts": result.fonts,
                 "outside": [dataclasses.asdict(o) for o in result.outside],
+                "strings": result.strings,
                 "slots": [{name: dataclasses.asdict(slot) for name, slot in page.items()}
                           for page in result.slots]}
         self._pending[key] = json.dumps(meta).encode("utf-8") + b"\n" + result.pdf

@@ -49,6 +49,9 @@ class RenderJob:
     slots: bool = False
     stamps: tuple = ()
     overlay: object = None
+    # named strings (string-set) as the book's earlier parts left them: (name, value) pairs
+    # used where the document has set none yet (printshop.render.strings)
+    strings: tuple = ()
 
 
 @dataclass
@@ -63,6 +66,8 @@ class RenderResult:
     fonts: list[str] = field(default_factory=list)  # families of the fonts in the PDF
     outside: list = field(default_factory=list)  # printshop.render.fit.Outside (page_check)
     slots: list = field(default_factory=list)  # per page: {name: layers.Slot}
+    # with `anchors`: name → [(page, last value set on it)] of every named string it sets
+    strings: dict = field(default_factory=dict)
 
 
 _LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
@@ -255,6 +260,12 @@ def _render_job(job: RenderJob) -> RenderResult:
             from printshop.render.layers import stamps_html
 
             document = layout(stamps_html(list(job.stamps)), extra=[_stamp_css(job)])
+        elif job.strings:
+            from printshop.render import strings
+
+            strings.install()
+            with strings.carried(dict(job.strings)):
+                document = layout(job.html)
         else:
             document = layout(job.html)
         overflows, outside = [], []
@@ -262,11 +273,14 @@ def _render_job(job: RenderJob) -> RenderResult:
             from printshop.render.fit import find_overflows
 
             overflows = find_overflows(document)
-        anchors = {}
+        anchors, named = {}, {}
         if job.anchors:
+            from printshop.render.strings import assignments
+
             for number, page in enumerate(document.pages, start=1):
                 for name in page.anchors:
                     anchors.setdefault(name, number)
+            named = assignments(document)
         if job.page_check:
             from printshop.render.fit import find_outside
 
@@ -291,7 +305,7 @@ def _render_job(job: RenderJob) -> RenderResult:
     return RenderResult(pdf=pdf, pages=len(document.pages),
                         warnings=css_warnings + warnings, refused=css_refused + refused,
                         overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
-                        slots=geometry if job.slots else [])
+                        slots=geometry if job.slots else [], strings=named)
 
 
 def _stamp_css(job: RenderJob):

@@ -1,0 +1,118 @@
+"""The book laid out a part at a time and joined (products/book_parts.py,
+render/book_merge.py), against the same book laid out whole by WeasyPrint."""
+
+from __future__ import annotations
+
+import io
+from types import SimpleNamespace
+
+import pikepdf
+import pytest
+
+from printshop.products import book_pages, book_parts
+from printshop.render.pdf import Renderer, RenderJob, Stylesheet
+from tests.conftest import pdf_reader
+
+CSS = """
+@page { size: 120mm 90mm; margin: 12mm 10mm; }
+@page :left { @top-left { content: string(book-title); font-size: 7pt; }
+              @bottom-left { content: counter(page); font-size: 7pt; } }
+@page :right { @top-right { content: string(chapter); font-size: 7pt; }
+               @bottom-right { content: counter(page); font-size: 7pt; } }
+@page :blank { @top-left { content: none; } @top-right { content: none; }
+               @bottom-left { content: none; } @bottom-right { content: none; } }
+body { font: 9pt/1.3 "Roboto Condensed"; }
+.book-title { string-set: book-title content(); bookmark-level: none; }
+.chapter { break-before: right; }
+.chapter h1 { string-set: chapter content(); bookmark-level: 1; font-size: 12pt; }
+.chapter h2 { bookmark-level: 2; font-size: 10pt; }
+.colophon { break-before: page; }
+a.xref::after { content: " (p. " target-counter(attr(href url), page) ")"; }
+"""
+
+FILLER = " ".join(["The dungeon eats the careless and the careful alike."] * 12)
+
+
+def _book() -> str:
+    chapters = []
+    for n in range(1, 4):
+        link = f'<p>Back to <a class="xref" href="#c{n - 1}">chapter {n - 1}</a>.</p>' \
+            if n > 1 else '<p>Ahead: <a class="xref" href="#deep">the deep part</a>.</p>'
+        chapters.append(
+            f'<section class="chapter" data-source="c{n}.md"><h1 id="c{n}">Chapter {n}</h1>'
+            f"{link}" + "".join(f"<p>{FILLER}</p>" for _ in range(n + 1)) +
+            (f'<h2 id="deep">The deep part</h2><p>{FILLER}</p>' if n == 3 else "") +
+            "</section>")
+    return ("<!DOCTYPE html><html lang='en'><head><title>Tiny Book</title></head>"
+            "<body class='book'><section class='title-page'>"
+            "<p class='book-title'>TINY BOOK</p><nav class='toc'>"
+            + "".join(f'<p><a class="xref" href="#c{n}">Chapter {n}</a></p>'
+                      for n in range(1, 4)) +
+            "</nav></section>\n" + "\n".join(chapters) +
+            '\n<section class="colophon" id="colophon"><p>Set in Roboto.</p></section>'
+            "</body></html>")
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    with Renderer(processes=2) as r:
+        yield r
+
+
+def _job(html: str) -> RenderJob:
+    return RenderJob(html=html, stylesheets=(Stylesheet(text=CSS),), roots=(), base_url="",
+                     source="tiny book")
+
+
+def _structure(pdf: bytes):
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        index = {page.objgen: n for n, page in enumerate(doc.pages)}
+        names = doc.Root.Names.Dests.Names
+        dests = {str(names[i]): index[names[i + 1][0].objgen]
+                 for i in range(0, len(names), 2)}
+        links = [(n, str(a.Dest)) for n, page in enumerate(doc.pages)
+                 for a in page.get("/Annots", []) if "/Dest" in a]
+        with doc.open_outline() as outline:
+            marks = [(item.title, index[item.destination[0].objgen],
+                      [(c.title, index[c.destination[0].objgen]) for c in item.children])
+                     for item in outline.root]
+    return dests, links, marks
+
+
+def test_the_book_in_parts_reads_as_the_book_laid_out_whole(renderer):
+    book_pages._numbers_for.clear()
+    ctx = SimpleNamespace(renderer=renderer, progress=None)
+    job = _job(_book())
+    in_parts = book_pages.render_book(ctx, job)
+    whole, = renderer.render([job])   # WeasyPrint alone: target-counter() in the book
+    assert not in_parts.warnings and not whole.warnings
+    assert in_parts.pages == whole.pages
+    ours, theirs = pdf_reader(in_parts.pdf), pdf_reader(whole.pdf)
+    for number, (a, b) in enumerate(zip(ours.pages, theirs.pages), start=1):
+        # folios, running heads (the book's title on left pages), "(p. N)", blank pages
+        assert a.extract_text() == b.extract_text(), f"page {number}"
+    dests, links, marks = _structure(in_parts.pdf)
+    assert (dests, links, marks) == _structure(whole.pdf)
+    assert not any(name.startswith(book_parts.EXTERNAL) for name in dests)
+    # a link from the contents (front matter) leads into chapter 3, another part
+    assert (0, "c3") in links and dests["c3"] == in_parts.anchors["c3"] - 1
+    assert [title for title, _, _ in marks] == ["Chapter 1", "Chapter 2", "Chapter 3"]
+
+
+def test_the_same_book_joins_to_the_same_bytes(renderer):
+    ctx = SimpleNamespace(renderer=renderer, progress=None)
+    book_pages._numbers_for.clear()
+    first = book_pages.render_book(ctx, _job(_book())).pdf
+    book_pages._numbers_for.clear()
+    assert book_pages.render_book(ctx, _job(_book())).pdf == first
+
+
+def test_a_link_to_another_part_points_at_a_stand_in_that_the_join_points_back():
+    part = book_parts.Part("chapter", '<html><body><section class="chapter">'
+                           '<a href="#mine">a</a> <a class="xref" href="#theirs">b</a>'
+                           '<h2 id="mine">M</h2></section></body></html>')
+    html = book_parts.part_html(part, {"mine", "theirs"}, {"theirs": 7}, "colophon")
+    assert 'href="#mine"' in html
+    assert f'data-page-ref="7" href="#{book_parts.EXTERNAL}theirs"' in html
+    assert f'<div id="{book_parts.EXTERNAL}theirs"></div>' in html
+    assert html.endswith('<section class="colophon"></section></body></html>')
