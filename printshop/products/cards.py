@@ -12,18 +12,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
 
 from markupsafe import Markup
-from pydantic import Field, model_validator
 
-from printshop.cards.imposition import (BLEED_MM, DEFAULT_MARGIN_MM, SAFE_MM, Box,
-                                        DoesNotFit, Face, Imposition, Page, impose,
-                                        impose_printshop)
-from printshop.cards.sizes import CardSize, load_card_sizes, unknown_size_message
+from printshop.cards.imposition import SAFE_MM, Box, Face, Imposition, Page, impose_printshop
+from printshop.cards.sizes import CardSize
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
+from printshop.products.card_settings import (CardsOptions, DeckGroup, Settings, group_size,
+                                              impose_groups, manifest_where, resolve_settings)
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
                                        stylesheet, warn_missing_glyphs)
 from printshop.products.printing import colours_for, finish_for_profile, palette_css
@@ -31,9 +29,7 @@ from printshop.render.jinja import render_template
 from printshop.render.merge import merge_pdfs
 from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
 from printshop.source.decks import Card, Deck, load_deck
-from printshop.source.schema import Strict
 
-PAPER = Literal["letter", "a4", "a5", "a3", "digest"]
 STYLESHEETS = ("css/fonts.css", "css/cards.css")
 SHEET_TEMPLATE = "cards/sheet.html.j2"
 # A job is one sheet (its fronts and its backs; a fold-over sheet is one page): one edited
@@ -46,72 +42,6 @@ MAX_FIT_ROUNDS = 12
 MAX_FIT_STEPS = 40      # sizes a fit_box may list
 PNG_DPI = 300
 FRAME_INSET_MM = 1.5        # the decorative frame: between the trim and the safe zone
-CLI_CARD_OPTIONS = ("layout", "flip", "size", "guides", "formats", "png_bleed")
-
-
-class CardOptions(Strict):
-    """Options every card product takes (the command line may override them)."""
-
-    paper: PAPER | None = None
-    profile: str | None = None   # a print profile (print-profiles.yaml); default home
-    layout: Literal["home", "foldover", "printshop"] = "home"
-    flip: Literal["long", "short"] = "long"
-    size: str | None = None          # a card size for every deck (default: each deck's)
-    margin: float = Field(default=DEFAULT_MARGIN_MM, ge=0, le=50)
-    guides: bool = False             # draw trim, bleed and safe-zone lines
-    formats: list[Literal["pdf", "png"]] = Field(default=["pdf"], min_length=1)
-    png_bleed: bool = False          # PNGs include the 3 mm bleed
-
-
-class CardsOptions(CardOptions):
-    kind: Literal["cards"]
-    decks: list[str] = Field(min_length=1)     # decks/ID.yaml, in print order
-    title: str | None = None
-    # for rolled decks (deal: hirelings): the seed, and how many cards
-    seed: str | None = Field(default=None, min_length=1, max_length=40,
-                             pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    per_tier: dict[int, int] | None = None     # tier → how many cards of that tier
-    count: int | None = Field(default=None, ge=1, le=10_000)  # tiers drawn by chance
-
-    @model_validator(mode="after")
-    def one_way_to_count(self):
-        if self.per_tier is not None and self.count is not None:
-            raise ValueError("give per_tier (cards per tier) or count (tiers drawn by their "
-                             "chance of finding), not both")
-        if self.per_tier is not None and any(n < 0 or n > 10_000
-                                             for n in self.per_tier.values()):
-            raise ValueError("per_tier: each count is a whole number from 0 to 10000")
-        return self
-
-
-@dataclass
-class Settings:
-    """The resolved print settings, and where each came from (for messages)."""
-
-    paper: str
-    paper_size: tuple[float, float]
-    layout: str
-    flip: str
-    margin: float
-    guides: bool
-    formats: list[str]
-    png_bleed: bool
-    size: CardSize | None            # forced size, else each deck's
-    size_where: tuple[str, int | None] | None = None
-    profile: object | None = None    # printshop.profiles.PrintProfile
-    bleed: float = BLEED_MM          # printshop layout and PNGs: the bleed around each card
-    safe: float = SAFE_MM            # text stays this far inside the trim
-    order: str = "front-back"        # printshop layout: which face of a card comes first
-    one_file_per_deck: bool = False
-
-
-@dataclass
-class DeckGroup:
-    deck: Deck
-    cards: list[Card]
-    size: CardSize
-    size_where: tuple[str, int | None]
-    imposition: Imposition | None = None
 
 
 @dataclass
@@ -128,70 +58,6 @@ class FitState:
         steps = dict(self.of(group_index, card_index))
         steps[box] = steps.get(box, 0) + 1
         return steps
-
-
-def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) -> Settings:
-    options = product.options
-    override = getattr(ctx, "card_options", None) or {}
-    project = product.project
-    paper = product.paper(ctx)
-    layout = override.get("layout") or options.layout
-    forced = None
-    size_where = None
-    size_name = override.get("size") or options.size
-    if size_name:
-        sizes = load_card_sizes(project.root)
-        if override.get("size"):
-            size_where = ("--card-size", None)
-        else:
-            size_where = _manifest_where(product, "size")
-        if size_name not in sizes:
-            problems.add(size_where[0], unknown_size_message(size_name, sizes), size_where[1])
-        else:
-            forced = sizes[size_name]
-    formats = override.get("formats") or list(options.formats)
-    png_bleed = (override.get("png_bleed") if override.get("png_bleed") is not None
-                 else options.png_bleed)
-    profile = product.print_profile()
-    extra = {}
-    if profile is not None and profile.cards is not None:
-        # a card printer's profile sets the layout, faces' order, bleed and files
-        rule = profile.cards
-        layout = override.get("layout") or rule.layout
-        formats = override.get("formats") or [rule.files]
-        if rule.files == "png" and override.get("png_bleed") is None:
-            png_bleed = True
-        extra = {"bleed": profile.bleed, "safe": max(profile.safe, SAFE_MM),
-                 "order": rule.order, "one_file_per_deck": rule.one_file_per_deck}
-    return Settings(
-        paper=paper, paper_size=project.paper_size_mm(paper), layout=layout,
-        flip=override.get("flip") or options.flip, margin=options.margin,
-        guides=bool(override.get("guides")) or options.guides, formats=formats,
-        png_bleed=png_bleed, size=forced, size_where=size_where, profile=profile, **extra)
-
-
-def _manifest_where(product: Product, key: str) -> tuple[str, int | None]:
-    from printshop.errors import display_path
-    from printshop.source.yamlfile import load_yaml
-
-    path = product.project.manifest_path
-    if path is None:
-        return ("printshop.yaml", None)
-    doc = load_yaml(path)
-    return (display_path(path), doc.pos(("products", product.name, key)).line)
-
-
-def impose_groups(groups: list[DeckGroup], settings: Settings, problems: Problems) -> None:
-    width, height = settings.paper_size
-    for group in groups:
-        try:
-            group.imposition = impose(settings.layout, len(group.cards), group.size.width,
-                                      group.size.height, width, height, settings.margin,
-                                      settings.flip, settings.bleed, settings.order)
-        except DoesNotFit as exc:
-            where, line = group.size_where
-            problems.add(where, f"card size '{group.size.id}' on {settings.paper}: {exc}",
-                         line)
 
 
 # --- composing -----------------------------------------------------------------------------
@@ -598,7 +464,7 @@ class CardsProduct(Product):
     def groups(self, ctx: BuildContext, problems: Problems) -> tuple[Settings, list[DeckGroup]]:
         settings = resolve_settings(self, ctx, problems)
         groups = []
-        path, line = _manifest_where(self, "decks")
+        path, line = manifest_where(self, "decks")
         for deck_id in self.options.decks:
             try:
                 deck = load_deck(self.project, deck_id, where=(path, line))
@@ -610,7 +476,7 @@ class CardsProduct(Product):
             for message, line in deck.colour_problems(colours_for(self.project,
                                                                   settings.profile)):
                 problems.add(deck.path, message, line)
-            size, where = _group_size(deck, settings)
+            size, where = group_size(deck, settings)
             groups.append(DeckGroup(deck, cards, size, where))
         if not problems:
             impose_groups(groups, settings, problems)
@@ -621,7 +487,7 @@ class CardsProduct(Product):
 
         options = self.options
         if options.seed is None or (options.per_tier is None and options.count is None):
-            path, line = _manifest_where(self, "decks")
+            path, line = manifest_where(self, "decks")
             raise PrintshopError.at(path, f"products.{self.name}: deck '{deck.id}' is rolled: "
                                     "give a seed and either per_tier (cards per tier) or "
                                     "count", line)
@@ -629,7 +495,7 @@ class CardsProduct(Product):
         if options.per_tier is not None:
             unknown = sorted(set(options.per_tier) - set(tables.tier_numbers))
             if unknown:
-                path, line = _manifest_where(self, "per_tier")
+                path, line = manifest_where(self, "per_tier")
                 raise PrintshopError.at(path, f"products.{self.name}.per_tier: no tier "
                                         f"{', '.join(map(str, unknown))} in "
                                         f"tables/{tables.tiers_table.path.name} (tiers: "
@@ -676,15 +542,6 @@ def hireling_card(deck: Deck, tables, hireling, template: str, number: int) -> C
                 path=tables.professions.path, line=hireling.profession_line,
                 label=f"{hireling.name}, {hireling.profession}; quirk from "
                       f"tables/{tables.quirks.path.name}:{hireling.quirk_line}")
-
-
-def _group_size(deck: Deck, settings: Settings) -> tuple[CardSize, tuple[str, int | None]]:
-    if settings.size is not None:
-        return settings.size, settings.size_where
-    from printshop.errors import display_path
-
-    return deck.size, (display_path(deck.path), deck.line_of("size") if "size" in
-                       deck.doc.data else None)
 
 
 def _check_templates(project, groups: list[DeckGroup]) -> None:
@@ -763,7 +620,7 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     settings = resolve_settings(product, ctx, problems)
     template = deck.spec.template or "cards/hireling.html.j2"
     cards = [hireling_card(deck, tables, h, template, n + 1) for n, h in enumerate(hirelings)]
-    size, where = _group_size(deck, settings)
+    size, where = group_size(deck, settings)
     groups = [DeckGroup(deck, cards, size, where)]
     problems.raise_if_any()
     impose_groups(groups, settings, problems)
