@@ -21,7 +21,7 @@ from printshop.render.pdf import RenderJob, Stylesheet
 from printshop.source.decks import Deck
 
 if TYPE_CHECKING:
-    from printshop.products.cards import FitState
+    from printshop.products.card_fit import FitState
 
 STYLESHEETS = ("css/fonts.css", "css/cards.css")
 SHEET_TEMPLATE = "cards/sheet.html.j2"
