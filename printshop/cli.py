@@ -449,7 +449,7 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
     import re
 
     from printshop.dice import new_pack_seed
-    from printshop.products.cards import hirelings_json, roll_hireling_pack
+    from printshop.products.hireling_cards import hirelings_json, roll_hireling_pack
 
     seed = seed if seed is not None else new_pack_seed()
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", seed):
