@@ -50,7 +50,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
-    from printshop.products.cards import roll_hireling_pack
+    from printshop.products.hireling_cards import roll_hireling_pack
     from printshop.project import Project
     from printshop.render.pdf import Renderer
 

@@ -1,0 +1,63 @@
+"""The command line: printshop build | check | new | preflight | roll | serve.
+
+The group and --version are here; each command is in the module named for what it does
+(project_commands, preflight_command, roll_commands), and the options and error reporting
+they share are in options and problems.
+"""
+
+from __future__ import annotations
+
+import click
+
+from printshop import __version__
+from printshop.cli.preflight_command import preflight
+from printshop.cli.project_commands import build, check, new, serve
+from printshop.cli.roll_commands import roll
+
+
+def _print_version(ctx) -> None:
+    """What a bug report needs: printshop's, WeasyPrint's and the system libraries' versions."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from printshop import system_check
+
+    try:
+        weasyprint = version("weasyprint")
+    except PackageNotFoundError:
+        weasyprint = "not installed"
+    found = system_check.versions()
+    subsetter = ("HarfBuzz" if system_check.SUBSETTER.label not in
+                 system_check.missing_libraries() else "fontTools (libharfbuzz-subset missing)")
+    click.echo(f"printshop {__version__}\nWeasyPrint {weasyprint}\n"
+               f"Pango {found.get('Pango', 'not found')}\n"
+               f"HarfBuzz {found.get('HarfBuzz', 'not found')} (font subsetter: {subsetter})")
+    ctx.exit()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog="""\b
+Examples:
+  printshop new my-game                   start a new game project in ./my-game
+  printshop build                         build every product into build/
+  printshop build players-guide --paper a4
+  printshop check                         validate the source without rendering
+  printshop serve                         live preview at http://127.0.0.1:8000/
+  printshop build --source ~/my-novel --out /tmp/novel   a folder of Markdown as a book
+""")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _param, value: _print_version(ctx) if value else None,
+              help="Show the versions of printshop, WeasyPrint, Pango and HarfBuzz, and exit.")
+def cli():
+    """printshop: a game's rules source (Markdown + YAML) into print-ready PDFs and HTML."""
+
+
+cli.add_command(build)
+cli.add_command(serve)
+cli.add_command(check)
+cli.add_command(new)
+cli.add_command(preflight)
+cli.add_command(roll)
+
+
+def main():
+    cli(prog_name="printshop")

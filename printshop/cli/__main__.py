@@ -1,0 +1,3 @@
+from printshop.cli import main
+
+main()

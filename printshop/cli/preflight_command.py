@@ -1,0 +1,64 @@
+"""`printshop preflight`: a PDF checked against a print profile."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from printshop.cli.options import debug_option, default_source, source_option
+from printshop.cli.problems import handle_errors
+from printshop.errors import PrintshopError
+
+
+@click.command(epilog="""\b
+Examples:
+  printshop preflight build/players-guide.pdf --profile dtrpg-book
+  printshop preflight build/event-deck.pdf --profile dtc-cards --card-size poker
+  printshop preflight build/players-guide.pdf --profile dtrpg-book --json
+""")
+@click.argument("pdf", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--profile", "profile_name", default="home", show_default=True,
+              metavar="NAME", help="Print profile to check against (print-profiles.yaml).")
+@click.option("--card-size", "card_size", default=None, metavar="SIZE",
+              help="Cards: the trim is this card size (default: not checked for cards).")
+@click.option("--json", "as_json", is_flag=True, help="Findings as JSON on standard output.")
+@source_option
+@debug_option
+@handle_errors
+def preflight(pdf, profile_name, card_size, as_json, source, debug):
+    """Check PDF against a print profile: page boxes and bleed, page count, PDF/X keys and
+    output intent, colour spaces used, total ink, fonts, image resolution, transparency,
+    links and bookmarks, file size.
+
+    One line per finding (`p12: E-RGB: DeviceRGB fill colour in text`); exit status 1
+    when any finding is an error (E-…), 0 when there are only warnings (W-…) or none.
+    """
+    from printshop.preflight import preflight as run, report_json, report_text, papers_mm
+    from printshop.profiles import get_profile
+
+    from printshop.project import rules_folder
+
+    # the project's print profiles, card sizes and ICC files: its folder as `build` reads
+    # it (one with printshop.yaml, a folder keeping it in rules-src/, or a manuscript)
+    root = rules_folder(source or default_source())
+    root = root if root.is_dir() else None
+    profile = get_profile(profile_name, root)
+    if not pdf.is_file():
+        raise PrintshopError.at(pdf, "file not found")
+    trim = None
+    if card_size:
+        from printshop.cards.sizes import card_size as find_size, load_card_sizes
+
+        size = find_size(card_size, load_card_sizes(root), "--card-size")
+        trim = (size.width, size.height)
+    elif profile.trim:
+        trim = papers_mm()[profile.trim]
+    icc = profile.icc_path(root)
+    findings = run(pdf.read_bytes(), profile, trim, icc.read_bytes() if icc else None)
+    if as_json:
+        click.echo(report_json(findings, str(pdf), profile.name), nl=False)
+    else:
+        click.echo(report_text(findings, str(pdf), profile.name))
+    sys.exit(1 if any(f.error for f in findings) else 0)

@@ -1,0 +1,175 @@
+"""`printshop roll`: hirelings (cards or JSON) and characters (sheets or JSON) rolled from
+the project's tables."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import click
+
+from printshop.cli.options import (PAPERS, card_print_options, debug_option, default_source,
+                                   source_option)
+from printshop.cli.problems import check_system_libraries, echo_problems, handle_errors
+from printshop.errors import PrintshopError
+
+
+@click.group(epilog="""\b
+Examples:
+  printshop roll --help
+""")
+def roll():
+    """Roll random things (characters, hirelings) from the project's tables."""
+
+
+@roll.command("hirelings", epilog="""\b
+Examples:
+  printshop roll hirelings --count 9 --seed inn                 9 hirelings, build/hirelings-inn.pdf
+  printshop roll hirelings --seed inn --tier 2 --count 3        three Tier 2 experts
+  printshop roll hirelings --seed inn --format json --out -     as JSON on standard output
+  printshop roll hirelings --seed inn --format png --bleed      300 dpi PNGs for a virtual tabletop
+""")
+@click.option("--count", "-n", type=click.IntRange(1, 10_000), default=9, show_default=True,
+              help="How many hirelings.")
+@click.option("--seed", default=None, metavar="SEED",
+              help="Same seed, same hirelings (default: a fresh seed, printed).")
+@click.option("--tier", type=int, default=None,
+              help="Only this tier (default: tiers drawn by their chance of finding).")
+@click.option("--format", "output_format", type=click.Choice(["pdf", "json", "png"]),
+              default="pdf", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="PATH",
+              help="File (pdf, json; - is standard output for json) or folder (png). "
+                   "Default: build/hirelings-SEED.pdf, .json or build/hirelings-SEED/.")
+@click.option("--deck", default="hirelings", show_default=True,
+              help="The hireling deck file (decks/DECK.yaml): look, size and settings.")
+@click.option("--paper", type=click.Choice(PAPERS), default=None,
+              help="Paper (default: the manifest's).")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Render processes (default: one per core).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@source_option
+@functools.partial(card_print_options, with_format=False)
+@debug_option
+@handle_errors
+def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, quiet, source,
+              debug, card_options):
+    """Roll hireling cards: name, profession, tier, cost, expertise, Hit Dice, quirk."""
+    import re
+
+    from printshop.dice import new_pack_seed
+    from printshop.products.hireling_cards import hirelings_json, roll_hireling_pack
+
+    seed = seed if seed is not None else new_pack_seed()
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", seed):
+        raise PrintshopError.at("--seed", f"'{seed}': use up to 40 letters, digits, '.', '_' "
+                                "and '-' (it is printed on every card and names the file)")
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"printshop: {message}", err=True)
+
+    if output_format == "json" and out is not None and str(out) == "-":
+        from printshop.project import Project
+        from printshop.roll.hirelings import hireling_tables, roll_hirelings
+        from printshop.source.decks import load_deck
+
+        project = Project.load(source or default_source())
+        loaded = load_deck(project, deck, where=("--deck", None))
+        if loaded.spec.hirelings is None:
+            raise PrintshopError.at("--deck", f"deck '{deck}' is not a hireling deck")
+        tables = hireling_tables(project.tables, loaded.spec.hirelings, loaded.path)
+        if tier is not None and tier not in tables.tier_numbers:
+            raise PrintshopError.at("--tier", f"no tier {tier} (tiers: "
+                                    f"{', '.join(map(str, tables.tier_numbers))})")
+        click.echo(hirelings_json(roll_hirelings(tables, seed, count, tier)), nl=False)
+        return
+    check_system_libraries(quiet)
+    written, rolled, warnings = roll_hireling_pack(
+        source or default_source(), seed, count, tier, output_format, out, paper,
+        card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict)
+    echo_problems(warnings, prefix="warning: ")
+    if not quiet:
+        where = written[0].parent if output_format == "png" else written[0]
+        click.echo(f"wrote {where} ({len(rolled)} hireling{'s' if len(rolled) != 1 else ''}, "
+                   f"seed {seed})")
+
+
+@roll.command("characters", epilog="""\b
+Examples:
+  printshop roll characters --count 50 --seed con-2025          50 sheets and a cover
+  printshop roll characters --count 12 --seed con-2025 --class fighter,thief --backs
+  printshop roll characters --count 8 --class-table flat --paper a4
+  printshop roll characters --count 3 --seed con-2025 --format json --out -
+  printshop roll characters --seed con-2026 --backs --first 14 --count 1   sheet #14 again
+""")
+@click.option("--count", "-n", type=int, default=1, show_default=True,
+              help="How many characters (more than 10,000 needs --yes).")
+@click.option("--first", type=int, default=1, show_default=True,
+              help="Number of the first character: --first 14 --count 1 reprints the sheet "
+                   "SEED #14 alone.")
+@click.option("--seed", default=None,
+              help="Pack seed; the same seed rolls the same characters (default: a new one, "
+                   "printed). Character n of a seed is the same in a pack of any size.")
+@click.option("--class", "classes", default=None, metavar="LIST",
+              help="Only these classes, comma-separated: ids or words of them (fighter, "
+                   "thief, dwarf, human, magic-user, …).")
+@click.option("--class-table", type=click.Choice(["guide", "flat"]), default="guide",
+              show_default=True,
+              help="guide: the Player's Guide's 3d6 roll; flat: every class equally likely.")
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default=None,
+              help="Paper (default: the manifest's).")
+@click.option("--backs", is_flag=True,
+              help="Add a tombstone back to every sheet (print double-sided, long edge).")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html", "json"]), default="pdf",
+              show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="PATH",
+              help="Output file, or - for standard output (default: "
+                   "build/characters-SEED.FORMAT).")
+@click.option("--yes", is_flag=True, help="Confirm a pack of more than 10,000 characters.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Render processes (default: one per core).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@source_option
+@debug_option
+@handle_errors
+def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt, out, yes,
+                    jobs, quiet, source, debug):
+    """Roll characters by the Player's Guide and print them: a cover with an index, then one
+    sheet per character (or JSON for virtual tabletops).
+
+    Bad input (a count below 1, an unknown class, a broken table) prints what is wrong and
+    writes nothing.
+    """
+    from printshop.products.character_pack import roll_characters_to_bytes
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"printshop: {message}", err=True)
+
+    if out is not None and str(out) == "-":
+        out = None
+        to_stdout = True
+    else:
+        to_stdout = False
+    if fmt != "json":
+        check_system_libraries(quiet)
+    result = roll_characters_to_bytes(
+        source or default_source(), count=count, seed=seed, classes=classes,
+        class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes, jobs=jobs,
+        progress=progress, first=first)
+    echo_problems(result.warnings, prefix="warning: ")
+    if to_stdout:
+        sys.stdout.buffer.write(result.data)
+        sys.stdout.flush()
+        return
+    from printshop.output import write_atomic
+
+    target = out or Path("build") / result.default_name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(target, result.data)
+    if not quiet:
+        pages = f", {result.pages} pages" if result.pages else ""
+        click.echo(f"wrote {target} ({result.count} character{'s' if result.count != 1 else ''}"
+                   f", seed {result.seed}{pages})")

@@ -1,0 +1,153 @@
+"""Rendering cards: the imposed sheets in chunks on the renderer's workers, every text box
+fitting (card_fit), then merged into PDF files or rasterised into one PNG per face."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from printshop.cards.imposition import Page, impose_printshop
+from printshop.errors import PrintshopError, Problem
+from printshop.output import BuildOutput
+from printshop.products import BuildContext
+from printshop.products.card_compose import SHEET_TEMPLATE, CardComposer, sheet_job
+from printshop.products.card_fit import FitState, fit_alone, overflows_by_box
+from printshop.products.card_settings import DeckGroup, Settings
+from printshop.products.printing import finish_for_profile
+from printshop.render.merge import merge_pdfs
+from printshop.render.pdf import collect_warnings
+
+# A job is one sheet (its fronts and its backs; a fold-over sheet is one page): one edited
+# card renders its own sheet again and the others come from the chunk cache
+# (render/chunks.py), and a card set smaller is rendered again with only its sheet. The
+# printshop layout (one card a page) takes three cards a job. Chunks never depend on the
+# number of cores: same bytes everywhere.
+PAGES_PER_JOB = {"home": 2, "foldover": 1, "printshop": 6}
+MAX_FIT_ROUNDS = 12
+PNG_DPI = 300
+
+
+@dataclass
+class Chunk:
+    group_index: int
+    pages: list[Page]
+    first_page: int        # index of its first page in the whole document
+    cards: set[int]        # cards whose fronts it shows
+
+
+def chunks_of(groups: list[DeckGroup]) -> list[Chunk]:
+    chunks, page_no = [], 0
+    for gi, group in enumerate(groups):
+        pages = group.imposition.pages
+        step = PAGES_PER_JOB.get(group.imposition.layout, 6)
+        for start in range(0, len(pages), step):
+            part = pages[start:start + step]
+            cards = {f.card for p in part for f in p.faces if f.side == "front"}
+            chunks.append(Chunk(gi, part, page_no, cards))
+            page_no += len(part)
+    return chunks
+
+
+def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
+                 fit: FitState, what: str) -> list[list[bytes]]:
+    """Each group's PDF chunks, every text box fitting.
+
+    The sheets are rendered once. Cards whose text overflows are then tried alone at every
+    smaller size in one render (a page per try: cheap), and set at the largest that fits
+    (or fail naming the card); only the sheets holding them are rendered again.
+    """
+    chunks = chunks_of(groups)
+    results: dict[int, bytes] = {}
+    pending = list(range(len(chunks)))
+    for _round in range(MAX_FIT_ROUNDS):
+        if ctx.progress:
+            pages = sum(len(chunks[i].pages) for i in pending)
+            ctx.progress(f"{what}: rendering {pages} pages" if _round == 0 else
+                         f"{what}: rendering {pages} pages again with smaller text")
+        jobs = [sheet_job(ctx, composer, groups[chunks[i].group_index],
+                          chunks[i].group_index, chunks[i].pages, fit) for i in pending]
+        rendered = ctx.renderer.render(jobs)
+        for warning in collect_warnings(rendered):
+            ctx.warn(warning)
+        again, overflowing = [], {}
+        for index, result in zip(pending, rendered):
+            found = overflows_by_box(result)
+            if found:
+                again.append(index)
+                overflowing.update(found)
+            else:
+                results[index] = result.pdf
+        if not again:
+            break
+        fit_alone(ctx, composer, groups, fit, overflowing, what)
+        pending = again
+    else:
+        raise PrintshopError(Problem(SHEET_TEMPLATE, "cards still overflow after "
+                                     f"{MAX_FIT_ROUNDS} rounds"))
+    by_group: list[list[bytes]] = [[] for _ in groups]
+    for index, chunk in enumerate(chunks):
+        by_group[chunk.group_index].append(results[index])
+    return by_group
+
+
+def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
+                groups: list[DeckGroup], settings: Settings, project) -> None:
+    composer = CardComposer(project, settings, title)
+    fit = FitState()
+    profile = settings.profile
+    bookmarks = profile is None or profile.bookmarks
+    if "pdf" in settings.formats:
+        parts = render_cards(ctx, composer, groups, fit, name)
+        if settings.one_file_per_deck and len(groups) > 1:
+            # a card printer takes one deck per file: NAME-DECK.pdf
+            files = [(f"{name}-{group.deck.id}.pdf", group.deck.spec.title, [group], [part])
+                     for group, part in zip(groups, parts)]
+        else:
+            files = [(f"{name}.pdf", title, groups, parts)]
+        for file_name, file_title, file_groups, file_parts in files:
+            outline, page = [], 0
+            for group in file_groups:
+                outline.append((group.deck.spec.title, page))
+                page += len(group.imposition.pages)
+            pdf = merge_pdfs([p for ps in file_parts for p in ps], title=file_title,
+                             outline=outline if bookmarks else None)
+            if profile is not None:
+                sizes = {(g.size.width, g.size.height) for g in file_groups}
+                trim = next(iter(sizes)) if settings.layout == "printshop" and \
+                    len(sizes) == 1 else None
+                pdf = finish_for_profile(ctx, project, profile, pdf, trim, file_title,
+                                         file_name)
+            output.add(file_name, pdf)
+    if "png" in settings.formats:
+        output.add_tree(name, export_png(ctx, composer, groups, fit, settings, name))
+
+
+def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitState,
+               settings: Settings, name: str) -> dict[str, bytes]:
+    """One PNG per card front, and one per deck back (a deck's backs are all the same)."""
+    from printshop.cards.raster import pages_to_png
+
+    png_groups = []
+    for group in groups:
+        imposition = impose_printshop(len(group.cards), group.size.width, group.size.height,
+                                      settings.bleed)
+        imposition.pages = [p for p in imposition.pages
+                            if p.side == "front" or p.faces[0].card == 0]
+        png_groups.append(DeckGroup(group.deck, group.cards, group.size, group.size_where,
+                                    imposition))
+    parts = render_cards(ctx, composer, png_groups, fit, f"{name} (PNG)")
+    files: dict[str, bytes] = {}
+    for group_parts, group in zip(parts, png_groups):
+        part = merge_pdfs(group_parts)
+        pages = group.imposition.pages
+        sizes = [(group.size.width, group.size.height, settings.bleed)] * len(pages)
+        images = pages_to_png(part, sizes, PNG_DPI, keep_bleed=settings.png_bleed)
+        for page, image in zip(pages, images):
+            card = group.cards[page.faces[0].card]
+            file_name = (f"{card.file_stem or card.id}-front.png" if page.side == "front"
+                         else f"{group.deck.spec.code}-back.png")
+            files[_file_safe(file_name)] = image
+    return files
+
+
+def _file_safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "._-" else "-" for c in name)
