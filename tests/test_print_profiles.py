@@ -412,3 +412,33 @@ def test_profiles_that_could_never_pass_their_own_preflight_are_refused(tmp_path
     problem = failed.value.problems[0]
     assert "crop marks cannot be printed in CMYK" in problem.message
     assert problem.line == bad.splitlines().index("    marks: crop") + 1
+
+
+# --- images of a CMYK job: never an unconverted copy from the worker's image cache -----------
+
+def test_a_cmyk_books_images_are_cmyk_with_one_render_process(tmp_path):
+    # One process lays out the book's parts (to find the page of every reference) and then
+    # renders the book: the image it draws must be the CMYK conversion, not the copy the
+    # layout pass loaded (WeasyPrint's image cache is keyed by URL alone).
+    source = manuscript(tmp_path / "one-process", png(1100, 60))
+    build_project(source, tmp_path / "out", strict=True, profile="dtrpg-book", jobs=1)
+    doc = pikepdf.open(tmp_path / "out" / "one-process.pdf")
+    images = [x for page in doc.pages for x in page.get_images().values()]
+    assert images and all(str(i.ColorSpace) == "/DeviceCMYK" for i in images)
+
+
+def test_an_srgb_and_a_cmyk_job_in_one_process_each_get_their_own_image(tmp_path):
+    from printshop.render.pdf import Renderer, RenderJob
+
+    (tmp_path / "art.png").write_bytes(png(300, 150))
+    icc = str(get_profile("dtrpg-book").icc_path())
+
+    def job(cmyk_icc):
+        return RenderJob(html='<img src="art.png">', stylesheets=(), roots=(str(tmp_path),),
+                         base_url=tmp_path.as_uri() + "/", source="test", cmyk_icc=cmyk_icc)
+
+    with Renderer(processes=1) as renderer:
+        results = renderer.render([job(None), job(icc), job(None)])
+    docs = [pikepdf.open(io.BytesIO(r.pdf)) for r in results]
+    spaces = [[str(x.ColorSpace) for x in doc.pages[0].get_images().values()] for doc in docs]
+    assert spaces == [["/DeviceRGB"], ["/DeviceCMYK"], ["/DeviceRGB"]]

@@ -117,7 +117,8 @@ def render_book(ctx, job: RenderJob) -> RenderResult:
             ctx.progress(f"{job.source}: finding the page of every reference")
         first = [RenderJob(html=number_links(html, None), stylesheets=sheets, roots=job.roots,
                            base_url=job.base_url, source=job.source, anchors=True,
-                           layout_only=True, fonts=job.fonts) for _, html in parts]
+                           layout_only=True, fonts=job.fonts, cmyk_icc=job.cmyk_icc)
+                 for _, html in parts]
         pages = book_pages(parts, ctx.renderer.render(first))
     wanted = _referenced(job.html)
     for _ in range(MAX_PASSES):
