@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import RULES_SRC, SMALL_DECK, pdf_colours, pdf_reader, run_cli
+from conftest import (FIXTURES, RULES_SRC, SMALL_DECK, pdf_colours, pdf_reader, pdf_text,
+                      run_cli)
 
 from printshop.builder import build_project, check_project
 from printshop.errors import PrintshopError
@@ -442,3 +443,102 @@ def test_an_srgb_and_a_cmyk_job_in_one_process_each_get_their_own_image(tmp_path
     docs = [pikepdf.open(io.BytesIO(r.pdf)) for r in results]
     spaces = [[str(x.ColorSpace) for x in doc.pages[0].get_images().values()] for doc in docs]
     assert spaces == [["/DeviceRGB"], ["/DeviceCMYK"], ["/DeviceRGB"]]
+
+
+# --- manuscripts from elsewhere (the manuscript stylesheet) for a CMYK press -----------------
+
+FOREIGN_MANUSCRIPTS = [*sorted((FIXTURES / "manuscripts").iterdir()),
+                       FIXTURES / "foreign-manuscript"]
+
+
+def sharp_placeholders(folder: Path) -> None:
+    """Each raster image replaced by a sharp one of the same name: the fixtures' own are
+    screen images (96 ppi as placed), which E-PPI rightly refuses for a press."""
+    from PIL import Image
+
+    for path in folder.rglob("*"):
+        if path.suffix.lower() in (".png", ".jpg", ".jpeg", ".gif", ".webp"):
+            Image.new("RGB", (1500, 750), (90, 120, 60)).save(path)
+
+
+def colours_drawn(pdf: bytes) -> set[str]:
+    return set().union(*(pdf_colours(pdf, n) for n in range(len(pdf_reader(pdf).pages))))
+
+
+def press_cmyk(name: str) -> str:
+    """How pdf_colours names the palette colour `name` in a CMYK build."""
+    cmyk = Colours.for_project(None, "cmyk").cmyk_of(name)
+    return "cmyk " + " ".join(f"{round(v):g}" for v in cmyk)
+
+
+@pytest.mark.parametrize("folder", FOREIGN_MANUSCRIPTS, ids=lambda path: path.name)
+def test_a_manuscript_from_elsewhere_builds_for_dtrpg_book_in_cmyk_only(tmp_path, folder):
+    source = tmp_path / folder.name
+    shutil.copytree(folder, source)
+    sharp_placeholders(source)
+    # the build runs preflight on its file and writes nothing if it fails
+    build_project(source, tmp_path / "out", profile="dtrpg-book")
+    pdf = (tmp_path / "out" / f"{folder.name}.pdf").read_bytes()
+    profile = get_profile("dtrpg-book")
+    findings = [str(f) for f in preflight(pdf, profile, (215.9, 279.4),
+                                          profile.icc_path().read_bytes())]
+    assert findings == []
+    drawn = colours_drawn(pdf)
+    assert not [c for c in drawn if c.startswith("#")], "DeviceRGB colours in the book"
+    if folder.name == "obsidian":
+        # its warning and tip callouts keep their coloured edges, in the palette's CMYK
+        assert {press_cmyk("callout-warning"), press_cmyk("callout-tip")} <= drawn
+    if folder.name == "missing-image":
+        assert "Missing image" in pdf_text(pdf)
+
+
+RAW_HTML_CHAPTER = """# Everything
+
+Words with <mark>a highlight</mark>, <kbd>Ctrl</kbd>, <ins>in</ins>, <del>out</del>,
+<abbr title="hit points">HP</abbr> and a [link](https://example.com).[^1]
+
+<details open><summary>Opened</summary>Shown words.</details>
+
+<table><tr><th>Head</th></tr><tr><td style="text-align: right">1</td></tr></table>
+
+<hr>
+
+> [!danger] Careful
+> Watch out.
+
+> [!success] Done
+> Well done.
+
+:::warning
+A container warning.
+:::
+
+![Nothing here](nowhere.png)
+
+[^1]: The footnote.
+"""
+
+
+def test_a_manuscripts_own_html_and_callouts_print_in_cmyk(tmp_path):
+    # raw HTML kept by the sanitizer brings the browser's defaults (mark's yellow and black)
+    source = tmp_path / "raw-html"
+    source.mkdir()
+    (source / "printshop.yaml").write_text("html: sanitized\n")
+    (source / "01-all.md").write_text(RAW_HTML_CHAPTER)
+    build_project(source, tmp_path / "out", profile="dtrpg-book")
+    pdf = (tmp_path / "out" / "raw-html.pdf").read_bytes()
+    drawn = colours_drawn(pdf)
+    assert not [c for c in drawn if c.startswith("#")], "DeviceRGB colours in the book"
+    assert {press_cmyk("highlight"), press_cmyk("callout-warning"),
+            press_cmyk("callout-tip"), press_cmyk("blood")} <= drawn
+    # the HTML edition draws the same colours in sRGB: every colour its stylesheets name
+    # is defined in it
+    import re
+
+    html = (tmp_path / "out" / "raw-html.html").read_text()
+    used = set(re.findall(r"var\(--([a-z0-9-]+)", html))
+    defined = set(re.findall(r"--([a-z0-9-]+)\s*:", html))
+    assert {"highlight", "callout-warning", "callout-tip"} <= used
+    assert used <= defined, f"undefined in the HTML edition: {sorted(used - defined)}"
+    srgb = Colours.for_project(None, "srgb")
+    assert f"--callout-warning: {srgb('callout-warning')};" in html
