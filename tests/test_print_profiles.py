@@ -85,6 +85,31 @@ def test_press_book_boxes_colours_links_and_pages(press_book):
     assert [0.6, 0.4, 0.4, 1.0] in cmyk
 
 
+def test_the_press_books_image_is_the_picture_converted_to_cmyk(press_book):
+    # what prints is the art in the profile's CMYK: a JPEG whose pixels are the source
+    # colour through the ICC profile (not the source PNG's bytes under a DCTDecode filter,
+    # which no RIP can decode)
+    from PIL import Image, ImageCms
+    from pikepdf import PdfImage
+
+    pdf, _ = press_book
+    doc = pikepdf.open(io.BytesIO(pdf))
+    images = [x for page in doc.pages for x in page.get_images().values()]
+    assert images
+    icc = get_profile("dtrpg-book").icc_path()
+    to_cmyk = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), str(icc), "RGB", "CMYK",
+                                      renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                                      flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    wanted = ImageCms.applyTransform(Image.new("RGB", (1, 1), (160, 40, 30)),
+                                     to_cmyk).getpixel((0, 0))
+    for image in images:
+        assert image.read_raw_bytes()[:2] == b"\xff\xd8"        # a JPEG stream
+        picture = PdfImage(image).as_pil_image()
+        assert picture.mode == "CMYK" and picture.size == (1100, 60)
+        got = picture.getpixel((550, 30))
+        assert all(abs(a - b) <= 4 for a, b in zip(got, wanted)), (got, wanted)
+
+
 def test_a_low_resolution_image_stops_the_build_and_nothing_is_written(tmp_path):
     source = manuscript(tmp_path / "low-res", png(200, 20))
     out = tmp_path / "out"
