@@ -396,8 +396,8 @@ def test_a_projects_x3_x4_and_crop_mark_profiles_build_and_pass_preflight(tmp_pa
     assert f"passes preflight for '{name}'" in result.output
     doc = pikepdf.open(pdf)
     trim = [float(v) for v in doc.pages[0].TrimBox]
-    media = [float(v) for v in doc.pages[0].MediaBox]
-    assert trim[0] - media[0] == pytest.approx(3 * PT, abs=0.05)
+    bleed = [float(v) for v in doc.pages[0].BleedBox]
+    assert trim[0] - bleed[0] == pytest.approx(3 * PT, abs=0.05)
     if version:
         assert doc.pdf_version == version
         pdfx = str(doc.docinfo.get("/GTS_PDFXVersion", "")) or \
@@ -408,15 +408,58 @@ def test_a_projects_x3_x4_and_crop_mark_profiles_build_and_pass_preflight(tmp_pa
     if name == "shop-x4":
         assert "/Outlines" in doc.Root                        # bookmarks kept (the default)
     if name == "copy-shop":
-        # the crop marks are printed in the bleed, beyond each corner of the trim (on the
-        # contents page: the cover's background runs into the bleed)
-        import pypdfium2
+        assert_crop_marks_outside_the_bleed(doc_bytes(doc))
 
-        image = pypdfium2.PdfDocument(doc_bytes(doc))[2].render(scale=2).to_pil().convert("L")
-        bleed = round(3 * PT * 2) - 1
-        for band in ((0, 0, image.width, bleed), (0, 0, bleed, image.height)):   # top, left
-            marks = image.crop(band).point(lambda v: 255 if v < 128 else 0).getbbox()
-            assert marks, "no crop marks in the bleed"
+
+def assert_crop_marks_outside_the_bleed(pdf: bytes) -> None:
+    """On the cover (its dark background runs to the edge of the bleed) and on a white page:
+    eight crop marks, two at each corner, on the trim lines and beyond the bleed, where they
+    stand dark on white paper, and nothing of them inside the bleed."""
+    import pypdfium2
+
+    scale = 3   # pixels a point
+    doc = pikepdf.open(io.BytesIO(pdf))
+    rendered = pypdfium2.PdfDocument(pdf)
+    for index in (0, 2):    # the cover, the contents page
+        page = doc.pages[index]
+        media, bleed, trim = ([float(v) for v in page[box]]
+                              for box in ("/MediaBox", "/BleedBox", "/TrimBox"))
+        assert media[0] < bleed[0] < trim[0] and media[3] > bleed[3] > trim[3]
+        image = rendered[index].render(scale=scale).to_pil().convert("L")
+
+        def px(x, y):
+            return round((x - media[0]) * scale), round((media[3] - y) * scale)
+
+        def dark(x0, y0, x1, y1) -> list[tuple[float, float]]:
+            """Dark pixels in the PDF rectangle, as PDF points."""
+            (a, b), (c, d) = px(x0, y1), px(x1, y0)
+            return [(media[0] + (a + i) / scale, media[3] - (b + j) / scale)
+                    for j in range(d - b) for i in range(c - a)
+                    if image.getpixel((a + i, b + j)) < 96]
+
+        for x, outward_x in ((trim[0], -1), (trim[2], 1)):
+            for y, outward_y in ((trim[1], -1), (trim[3], 1)):
+                # the mark along the trim line y, in the margin beyond the bleed's x edge
+                edge_x = bleed[0] if outward_x < 0 else bleed[2]
+                # (from half a point beyond the edge: the cover's own edge is dark)
+                span = sorted((edge_x + outward_x * 0.5, media[0] if outward_x < 0
+                               else media[2]))
+                found = dark(span[0], y - 1.5, span[1], y + 1.5)
+                assert found, f"page {index + 1}: no crop mark at y={y:.0f}"
+                assert min(abs(fx - edge_x) for fx, _ in found) >= 0.5 * PT   # clear of it
+                # the mark along the trim line x, beyond the bleed's y edge
+                edge_y = bleed[1] if outward_y < 0 else bleed[3]
+                span = sorted((edge_y + outward_y * 0.5, media[1] if outward_y < 0
+                               else media[3]))
+                found = dark(x - 1.5, span[0], x + 1.5, span[1])
+                assert found, f"page {index + 1}: no crop mark at x={x:.0f}"
+                assert min(abs(fy - edge_y) for _, fy in found) >= 0.5 * PT
+        if index == 2:
+            # the white page's bleed holds nothing: the marks never reach into it
+            bands = [(bleed[0], bleed[1], trim[0], bleed[3]), (trim[2], bleed[1], bleed[2],
+                     bleed[3]), (bleed[0], bleed[1], bleed[2], trim[1]),
+                     (bleed[0], trim[3], bleed[2], bleed[3])]
+            assert not [b for b in bands if dark(*b)], "a crop mark inside the bleed"
 
 
 def test_profiles_that_could_never_pass_their_own_preflight_are_refused(tmp_path):
@@ -436,7 +479,7 @@ def test_profiles_that_could_never_pass_their_own_preflight_are_refused(tmp_path
     with pytest.raises(PrintshopError) as failed:
         get_profile("shop-x4", project)
     problem = failed.value.problems[0]
-    assert "crop marks cannot be printed in CMYK" in problem.message
+    assert "crop marks are for sRGB copy-shop files" in problem.message
     assert problem.line == bad.splitlines().index("    marks: crop") + 1
 
 
