@@ -6,6 +6,7 @@ unknown profiles and colours the palette cannot print."""
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -346,6 +347,47 @@ def test_the_press_book_ends_with_the_blank_sheet_inside_the_safe_area(book_with
     # and no smaller than it has to be: the sheet fills the safe area's width or height
     assert (right - left >= LETTER[0] - 2 * safe - gutter - 30
             or top - bottom >= LETTER[1] - 2 * safe - 30)
+
+
+@pytest.mark.parametrize("name", ["dtrpg-book", "lulu-book"])
+def test_the_sheet_in_a_press_book_says_how_to_copy_it_full_size(book_with_sheet, name):
+    # the home edition's sheet is the sheet at its size, and says "Print at 100 %"
+    home = book_with_sheet("home")
+    at_home = sheet_page(home)
+    assert "Print at 100 %" in pdf_reader(home).pages[at_home].extract_text()
+    left, _, right, _ = ink_box_pt(home, at_home)
+    full_width = right - left
+    # a press edition's reader copies the page of a bound book; the percentage given brings
+    # the sheet, shrunk to fit the safe area, back to its own size
+    pdf = book_with_sheet(name)
+    index = sheet_page(pdf)
+    text = pdf_reader(pdf).pages[index].extract_text()
+    assert "Print at" not in text
+    found = re.search(r"Copy this page at (\d+) %", text)
+    assert found, text
+    left, _, right, _ = ink_box_pt(pdf, index)
+    assert (right - left) * int(found[1]) / 100 == pytest.approx(full_width, rel=0.01)
+
+
+def test_the_sheet_in_an_a5_book_says_how_to_print_it_full_size(project_copy, tmp_path):
+    # on A5 the A4 sheet is drawn at 71 %: "Print at 100 %" would give a small sheet
+    (project_copy / "small").mkdir()
+    (project_copy / "small" / "01-start.md").write_text("# Start\n\nRoll 3d6.\n")
+    manifest = project_copy / "printshop.yaml"
+    manifest.write_text(manifest.read_text().split("products:")[0]
+                        + "products:\n  small-book:\n    kind: guide\n    chapters: small\n"
+                        "    blank_sheet: true\n    print_every_table: false\n"
+                        "    formats: [pdf]\n")
+    build_project(project_copy, tmp_path / "out", strict=True, paper="a5")
+    pdf = (tmp_path / "out" / "small-book.pdf").read_bytes()
+    index = sheet_page(pdf)
+    text = pdf_reader(pdf).pages[index].extract_text()
+    found = re.search(r"Print this page at (\d+) % onto A4", text)
+    assert found and "Print at 100 %" not in text, text
+    doc = pikepdf.open(io.BytesIO(pdf))
+    media = [float(v) for v in doc.pages[index].MediaBox]
+    page_width = media[2] - media[0]
+    assert page_width * int(found[1]) / 100 == pytest.approx(210 * PT, rel=0.01)
 
 
 # --- the variants and marks no built-in profile uses, from a project's print-profiles.yaml ----
