@@ -164,6 +164,27 @@ def test_dtc_cards_back_then_front_in_cmyk(tmp_path):
     assert [str(f) for f in preflight(doc_bytes(doc), profile, (63.5, 88.9))] == []
 
 
+@pytest.mark.parametrize("layout", ["home", "foldover"])
+def test_home_card_sheets_for_a_cmyk_book_press_draw_their_lines_in_cmyk(tmp_path, layout):
+    # a deck on home sheets (no card printer's layout in the profile) built for a CMYK
+    # press: the cut marks and the fold line are SVG lines, whose default fill (black, never
+    # seen) was written as DeviceRGB and failed the build's preflight
+    project = tmp_path / "project"
+    shutil.copytree(RULES_SRC, project)
+    manifest = project / "printshop.yaml"
+    manifest.write_text(manifest.read_text().split("products:")[0]
+                        + f"products:\n  tiny:\n    kind: cards\n    decks: [tiny]\n"
+                        f"    layout: {layout}\n    profile: dtrpg-book\n")
+    (project / "decks" / "tiny.yaml").write_text(
+        SMALL_DECK.replace('"#1f4a8a"', "encounter-green")
+        .replace('"#ddccaa"', "encounter-brass"))
+    build_project(project, tmp_path / "out", strict=True)   # its preflight passed
+    pdf = (tmp_path / "out" / "tiny.pdf").read_bytes()
+    drawn = colours_drawn(pdf)
+    assert not [c for c in drawn if c.startswith("#")], "DeviceRGB colours on the sheets"
+    assert press_cmyk("black") in drawn                    # the cut marks, on K
+
+
 def doc_bytes(doc) -> bytes:
     out = io.BytesIO()
     doc.save(out)
