@@ -103,7 +103,8 @@ class PrintProfile:
         """Anything but today's home output: the PDF is finished for the profile."""
         spec = self.spec
         return (spec.pdf != "plain" or spec.colour != "srgb" or spec.bleed > 0
-                or not spec.links or not spec.bookmarks or spec.pages.multiple_of > 1)
+                or spec.marks != "none" or not spec.links or not spec.bookmarks
+                or spec.pages.multiple_of > 1)
 
     def icc_path(self, project_root: Path | None = None) -> Path | None:
         if not self.spec.icc:
@@ -142,10 +143,10 @@ def _load(path: Path) -> dict[str, PrintProfile]:
             problems.append(("pdf", f"{spec.pdf} needs colour: cmyk (and icc:); an sRGB "
                              "file is pdf: plain"))
         if spec.marks == "crop" and spec.colour == "cmyk":
-            # WeasyPrint draws crop marks as an RGB drawing: never in a CMYK file
-            problems.append(("marks", "crop marks cannot be printed in CMYK (they are "
-                             "drawn in RGB); use marks: none (presses that want CMYK "
-                             "add their own)"))
+            # printshop's marks (render/press.py) are for a copy shop's sRGB file: a press
+            # that takes CMYK wants none and adds its own, in registration colour
+            problems.append(("marks", "crop marks are for sRGB copy-shop files: presses "
+                             "that take CMYK want none and add their own; use marks: none"))
         if problems:
             key, _ = problems[0]
             line = (doc.pos(("profiles", name, key)) if key in doc.data["profiles"][name]

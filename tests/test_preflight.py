@@ -92,6 +92,20 @@ def test_missing_bleed(good_pdf):
     assert "no bleed" in bleed[0].message and "(and 1 more pages)" in bleed[0].message
 
 
+def test_crop_marks_need_room_beyond_the_bleed(good_pdf):
+    # a copy shop's profile with crop marks: the marks stand outside the bleed, so the page
+    # (MediaBox) reaches beyond the BleedBox, which alone says the bleed
+    crop = make_profile(marks="crop", colour="srgb", icc=None, ink_limit=None, pdf="plain")
+    marked, _ = finish(good_pdf, crop)
+    assert [str(f) for f in preflight(marked, crop, TRIM)] == []
+    # WeasyPrint's own marks lie inside the bleed: a page that ends at the bleed has no room
+    bleed = [f for f in preflight(good_pdf, crop, TRIM) if f.code == "E-BLEED"]
+    assert len(bleed) == 1 and "no room for the crop marks" in bleed[0].message
+    # a press that wants no marks wants the page to end at the bleed
+    bleed = [f for f in preflight(marked, PROFILE, TRIM) if f.code == "E-BLEED"]
+    assert len(bleed) == 1 and "the profile wants 3.17 mm on every side" in bleed[0].message
+
+
 def test_wrong_trim_and_mixed_sizes(good_pdf):
     def shrink(doc):
         page = doc.pages[1]

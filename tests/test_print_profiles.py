@@ -6,12 +6,14 @@ unknown profiles and colours the palette cannot print."""
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import RULES_SRC, SMALL_DECK, pdf_colours, pdf_reader, run_cli
+from conftest import (FIXTURES, RULES_SRC, SMALL_DECK, pdf_colours, pdf_reader, pdf_text,
+                      run_cli)
 
 from printshop.builder import build_project, check_project
 from printshop.errors import PrintshopError
@@ -84,6 +86,31 @@ def test_press_book_boxes_colours_links_and_pages(press_book):
     assert [0.6, 0.4, 0.4, 1.0] in cmyk
 
 
+def test_the_press_books_image_is_the_picture_converted_to_cmyk(press_book):
+    # what prints is the art in the profile's CMYK: a JPEG whose pixels are the source
+    # colour through the ICC profile (not the source PNG's bytes under a DCTDecode filter,
+    # which no RIP can decode)
+    from PIL import Image, ImageCms
+    from pikepdf import PdfImage
+
+    pdf, _ = press_book
+    doc = pikepdf.open(io.BytesIO(pdf))
+    images = [x for page in doc.pages for x in page.get_images().values()]
+    assert images
+    icc = get_profile("dtrpg-book").icc_path()
+    to_cmyk = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), str(icc), "RGB", "CMYK",
+                                      renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                                      flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    wanted = ImageCms.applyTransform(Image.new("RGB", (1, 1), (160, 40, 30)),
+                                     to_cmyk).getpixel((0, 0))
+    for image in images:
+        assert image.read_raw_bytes()[:2] == b"\xff\xd8"        # a JPEG stream
+        picture = PdfImage(image).as_pil_image()
+        assert picture.mode == "CMYK" and picture.size == (1100, 60)
+        got = picture.getpixel((550, 30))
+        assert all(abs(a - b) <= 4 for a, b in zip(got, wanted)), (got, wanted)
+
+
 def test_a_low_resolution_image_stops_the_build_and_nothing_is_written(tmp_path):
     source = manuscript(tmp_path / "low-res", png(200, 20))
     out = tmp_path / "out"
@@ -135,6 +162,27 @@ def test_dtc_cards_back_then_front_in_cmyk(tmp_path):
     assert "Second Card" in texts[3]
     profile = get_profile("dtc-cards")
     assert [str(f) for f in preflight(doc_bytes(doc), profile, (63.5, 88.9))] == []
+
+
+@pytest.mark.parametrize("layout", ["home", "foldover"])
+def test_home_card_sheets_for_a_cmyk_book_press_draw_their_lines_in_cmyk(tmp_path, layout):
+    # a deck on home sheets (no card printer's layout in the profile) built for a CMYK
+    # press: the cut marks and the fold line are SVG lines, whose default fill (black, never
+    # seen) was written as DeviceRGB and failed the build's preflight
+    project = tmp_path / "project"
+    shutil.copytree(RULES_SRC, project)
+    manifest = project / "printshop.yaml"
+    manifest.write_text(manifest.read_text().split("products:")[0]
+                        + f"products:\n  tiny:\n    kind: cards\n    decks: [tiny]\n"
+                        f"    layout: {layout}\n    profile: dtrpg-book\n")
+    (project / "decks" / "tiny.yaml").write_text(
+        SMALL_DECK.replace('"#1f4a8a"', "encounter-green")
+        .replace('"#ddccaa"', "encounter-brass"))
+    build_project(project, tmp_path / "out", strict=True)   # its preflight passed
+    pdf = (tmp_path / "out" / "tiny.pdf").read_bytes()
+    drawn = colours_drawn(pdf)
+    assert not [c for c in drawn if c.startswith("#")], "DeviceRGB colours on the sheets"
+    assert press_cmyk("black") in drawn                    # the cut marks, on K
 
 
 def doc_bytes(doc) -> bytes:
@@ -322,6 +370,47 @@ def test_the_press_book_ends_with_the_blank_sheet_inside_the_safe_area(book_with
             or top - bottom >= LETTER[1] - 2 * safe - 30)
 
 
+@pytest.mark.parametrize("name", ["dtrpg-book", "lulu-book"])
+def test_the_sheet_in_a_press_book_says_how_to_copy_it_full_size(book_with_sheet, name):
+    # the home edition's sheet is the sheet at its size, and says "Print at 100 %"
+    home = book_with_sheet("home")
+    at_home = sheet_page(home)
+    assert "Print at 100 %" in pdf_reader(home).pages[at_home].extract_text()
+    left, _, right, _ = ink_box_pt(home, at_home)
+    full_width = right - left
+    # a press edition's reader copies the page of a bound book; the percentage given brings
+    # the sheet, shrunk to fit the safe area, back to its own size
+    pdf = book_with_sheet(name)
+    index = sheet_page(pdf)
+    text = pdf_reader(pdf).pages[index].extract_text()
+    assert "Print at" not in text
+    found = re.search(r"Copy this page at (\d+) %", text)
+    assert found, text
+    left, _, right, _ = ink_box_pt(pdf, index)
+    assert (right - left) * int(found[1]) / 100 == pytest.approx(full_width, rel=0.01)
+
+
+def test_the_sheet_in_an_a5_book_says_how_to_print_it_full_size(project_copy, tmp_path):
+    # on A5 the A4 sheet is drawn at 71 %: "Print at 100 %" would give a small sheet
+    (project_copy / "small").mkdir()
+    (project_copy / "small" / "01-start.md").write_text("# Start\n\nRoll 3d6.\n")
+    manifest = project_copy / "printshop.yaml"
+    manifest.write_text(manifest.read_text().split("products:")[0]
+                        + "products:\n  small-book:\n    kind: guide\n    chapters: small\n"
+                        "    blank_sheet: true\n    print_every_table: false\n"
+                        "    formats: [pdf]\n")
+    build_project(project_copy, tmp_path / "out", strict=True, paper="a5")
+    pdf = (tmp_path / "out" / "small-book.pdf").read_bytes()
+    index = sheet_page(pdf)
+    text = pdf_reader(pdf).pages[index].extract_text()
+    found = re.search(r"Print this page at (\d+) % onto A4", text)
+    assert found and "Print at 100 %" not in text, text
+    doc = pikepdf.open(io.BytesIO(pdf))
+    media = [float(v) for v in doc.pages[index].MediaBox]
+    page_width = media[2] - media[0]
+    assert page_width * int(found[1]) / 100 == pytest.approx(210 * PT, rel=0.01)
+
+
 # --- the variants and marks no built-in profile uses, from a project's print-profiles.yaml ----
 
 SHOP_PROFILES = """\
@@ -370,8 +459,8 @@ def test_a_projects_x3_x4_and_crop_mark_profiles_build_and_pass_preflight(tmp_pa
     assert f"passes preflight for '{name}'" in result.output
     doc = pikepdf.open(pdf)
     trim = [float(v) for v in doc.pages[0].TrimBox]
-    media = [float(v) for v in doc.pages[0].MediaBox]
-    assert trim[0] - media[0] == pytest.approx(3 * PT, abs=0.05)
+    bleed = [float(v) for v in doc.pages[0].BleedBox]
+    assert trim[0] - bleed[0] == pytest.approx(3 * PT, abs=0.05)
     if version:
         assert doc.pdf_version == version
         pdfx = str(doc.docinfo.get("/GTS_PDFXVersion", "")) or \
@@ -382,15 +471,58 @@ def test_a_projects_x3_x4_and_crop_mark_profiles_build_and_pass_preflight(tmp_pa
     if name == "shop-x4":
         assert "/Outlines" in doc.Root                        # bookmarks kept (the default)
     if name == "copy-shop":
-        # the crop marks are printed in the bleed, beyond each corner of the trim (on the
-        # contents page: the cover's background runs into the bleed)
-        import pypdfium2
+        assert_crop_marks_outside_the_bleed(doc_bytes(doc))
 
-        image = pypdfium2.PdfDocument(doc_bytes(doc))[2].render(scale=2).to_pil().convert("L")
-        bleed = round(3 * PT * 2) - 1
-        for band in ((0, 0, image.width, bleed), (0, 0, bleed, image.height)):   # top, left
-            marks = image.crop(band).point(lambda v: 255 if v < 128 else 0).getbbox()
-            assert marks, "no crop marks in the bleed"
+
+def assert_crop_marks_outside_the_bleed(pdf: bytes) -> None:
+    """On the cover (its dark background runs to the edge of the bleed) and on a white page:
+    eight crop marks, two at each corner, on the trim lines and beyond the bleed, where they
+    stand dark on white paper, and nothing of them inside the bleed."""
+    import pypdfium2
+
+    scale = 3   # pixels a point
+    doc = pikepdf.open(io.BytesIO(pdf))
+    rendered = pypdfium2.PdfDocument(pdf)
+    for index in (0, 2):    # the cover, the contents page
+        page = doc.pages[index]
+        media, bleed, trim = ([float(v) for v in page[box]]
+                              for box in ("/MediaBox", "/BleedBox", "/TrimBox"))
+        assert media[0] < bleed[0] < trim[0] and media[3] > bleed[3] > trim[3]
+        image = rendered[index].render(scale=scale).to_pil().convert("L")
+
+        def px(x, y):
+            return round((x - media[0]) * scale), round((media[3] - y) * scale)
+
+        def dark(x0, y0, x1, y1) -> list[tuple[float, float]]:
+            """Dark pixels in the PDF rectangle, as PDF points."""
+            (a, b), (c, d) = px(x0, y1), px(x1, y0)
+            return [(media[0] + (a + i) / scale, media[3] - (b + j) / scale)
+                    for j in range(d - b) for i in range(c - a)
+                    if image.getpixel((a + i, b + j)) < 96]
+
+        for x, outward_x in ((trim[0], -1), (trim[2], 1)):
+            for y, outward_y in ((trim[1], -1), (trim[3], 1)):
+                # the mark along the trim line y, in the margin beyond the bleed's x edge
+                edge_x = bleed[0] if outward_x < 0 else bleed[2]
+                # (from half a point beyond the edge: the cover's own edge is dark)
+                span = sorted((edge_x + outward_x * 0.5, media[0] if outward_x < 0
+                               else media[2]))
+                found = dark(span[0], y - 1.5, span[1], y + 1.5)
+                assert found, f"page {index + 1}: no crop mark at y={y:.0f}"
+                assert min(abs(fx - edge_x) for fx, _ in found) >= 0.5 * PT   # clear of it
+                # the mark along the trim line x, beyond the bleed's y edge
+                edge_y = bleed[1] if outward_y < 0 else bleed[3]
+                span = sorted((edge_y + outward_y * 0.5, media[1] if outward_y < 0
+                               else media[3]))
+                found = dark(x - 1.5, span[0], x + 1.5, span[1])
+                assert found, f"page {index + 1}: no crop mark at x={x:.0f}"
+                assert min(abs(fy - edge_y) for _, fy in found) >= 0.5 * PT
+        if index == 2:
+            # the white page's bleed holds nothing: the marks never reach into it
+            bands = [(bleed[0], bleed[1], trim[0], bleed[3]), (trim[2], bleed[1], bleed[2],
+                     bleed[3]), (bleed[0], bleed[1], bleed[2], trim[1]),
+                     (bleed[0], trim[3], bleed[2], bleed[3])]
+            assert not [b for b in bands if dark(*b)], "a crop mark inside the bleed"
 
 
 def test_profiles_that_could_never_pass_their_own_preflight_are_refused(tmp_path):
@@ -410,5 +542,134 @@ def test_profiles_that_could_never_pass_their_own_preflight_are_refused(tmp_path
     with pytest.raises(PrintshopError) as failed:
         get_profile("shop-x4", project)
     problem = failed.value.problems[0]
-    assert "crop marks cannot be printed in CMYK" in problem.message
+    assert "crop marks are for sRGB copy-shop files" in problem.message
     assert problem.line == bad.splitlines().index("    marks: crop") + 1
+
+
+# --- images of a CMYK job: never an unconverted copy from the worker's image cache -----------
+
+def test_a_cmyk_books_images_are_cmyk_with_one_render_process(tmp_path):
+    # One process lays out the book's parts (to find the page of every reference) and then
+    # renders the book: the image it draws must be the CMYK conversion, not the copy the
+    # layout pass loaded (WeasyPrint's image cache is keyed by URL alone).
+    source = manuscript(tmp_path / "one-process", png(1100, 60))
+    build_project(source, tmp_path / "out", strict=True, profile="dtrpg-book", jobs=1)
+    doc = pikepdf.open(tmp_path / "out" / "one-process.pdf")
+    images = [x for page in doc.pages for x in page.get_images().values()]
+    assert images and all(str(i.ColorSpace) == "/DeviceCMYK" for i in images)
+
+
+def test_an_srgb_and_a_cmyk_job_in_one_process_each_get_their_own_image(tmp_path):
+    from printshop.render.pdf import Renderer, RenderJob
+
+    (tmp_path / "art.png").write_bytes(png(300, 150))
+    icc = str(get_profile("dtrpg-book").icc_path())
+
+    def job(cmyk_icc):
+        return RenderJob(html='<img src="art.png">', stylesheets=(), roots=(str(tmp_path),),
+                         base_url=tmp_path.as_uri() + "/", source="test", cmyk_icc=cmyk_icc)
+
+    with Renderer(processes=1) as renderer:
+        results = renderer.render([job(None), job(icc), job(None)])
+    docs = [pikepdf.open(io.BytesIO(r.pdf)) for r in results]
+    spaces = [[str(x.ColorSpace) for x in doc.pages[0].get_images().values()] for doc in docs]
+    assert spaces == [["/DeviceRGB"], ["/DeviceCMYK"], ["/DeviceRGB"]]
+
+
+# --- manuscripts from elsewhere (the manuscript stylesheet) for a CMYK press -----------------
+
+FOREIGN_MANUSCRIPTS = [*sorted((FIXTURES / "manuscripts").iterdir()),
+                       FIXTURES / "foreign-manuscript"]
+
+
+def sharp_placeholders(folder: Path) -> None:
+    """Each raster image replaced by a sharp one of the same name: the fixtures' own are
+    screen images (96 ppi as placed), which E-PPI rightly refuses for a press."""
+    from PIL import Image
+
+    for path in folder.rglob("*"):
+        if path.suffix.lower() in (".png", ".jpg", ".jpeg", ".gif", ".webp"):
+            Image.new("RGB", (1500, 750), (90, 120, 60)).save(path)
+
+
+def colours_drawn(pdf: bytes) -> set[str]:
+    return set().union(*(pdf_colours(pdf, n) for n in range(len(pdf_reader(pdf).pages))))
+
+
+def press_cmyk(name: str) -> str:
+    """How pdf_colours names the palette colour `name` in a CMYK build."""
+    cmyk = Colours.for_project(None, "cmyk").cmyk_of(name)
+    return "cmyk " + " ".join(f"{round(v):g}" for v in cmyk)
+
+
+@pytest.mark.parametrize("folder", FOREIGN_MANUSCRIPTS, ids=lambda path: path.name)
+def test_a_manuscript_from_elsewhere_builds_for_dtrpg_book_in_cmyk_only(tmp_path, folder):
+    source = tmp_path / folder.name
+    shutil.copytree(folder, source)
+    sharp_placeholders(source)
+    # the build runs preflight on its file and writes nothing if it fails
+    build_project(source, tmp_path / "out", profile="dtrpg-book")
+    pdf = (tmp_path / "out" / f"{folder.name}.pdf").read_bytes()
+    profile = get_profile("dtrpg-book")
+    findings = [str(f) for f in preflight(pdf, profile, (215.9, 279.4),
+                                          profile.icc_path().read_bytes())]
+    assert findings == []
+    drawn = colours_drawn(pdf)
+    assert not [c for c in drawn if c.startswith("#")], "DeviceRGB colours in the book"
+    if folder.name == "obsidian":
+        # its warning and tip callouts keep their coloured edges, in the palette's CMYK
+        assert {press_cmyk("callout-warning"), press_cmyk("callout-tip")} <= drawn
+    if folder.name == "missing-image":
+        assert "Missing image" in pdf_text(pdf)
+
+
+RAW_HTML_CHAPTER = """# Everything
+
+Words with <mark>a highlight</mark>, <kbd>Ctrl</kbd>, <ins>in</ins>, <del>out</del>,
+<abbr title="hit points">HP</abbr> and a [link](https://example.com).[^1]
+
+<details open><summary>Opened</summary>Shown words.</details>
+
+<table><tr><th>Head</th></tr><tr><td style="text-align: right">1</td></tr></table>
+
+<hr>
+
+> [!danger] Careful
+> Watch out.
+
+> [!success] Done
+> Well done.
+
+:::warning
+A container warning.
+:::
+
+![Nothing here](nowhere.png)
+
+[^1]: The footnote.
+"""
+
+
+def test_a_manuscripts_own_html_and_callouts_print_in_cmyk(tmp_path):
+    # raw HTML kept by the sanitizer brings the browser's defaults (mark's yellow and black)
+    source = tmp_path / "raw-html"
+    source.mkdir()
+    (source / "printshop.yaml").write_text("html: sanitized\n")
+    (source / "01-all.md").write_text(RAW_HTML_CHAPTER)
+    build_project(source, tmp_path / "out", profile="dtrpg-book")
+    pdf = (tmp_path / "out" / "raw-html.pdf").read_bytes()
+    drawn = colours_drawn(pdf)
+    assert not [c for c in drawn if c.startswith("#")], "DeviceRGB colours in the book"
+    assert {press_cmyk("highlight"), press_cmyk("callout-warning"),
+            press_cmyk("callout-tip"), press_cmyk("blood")} <= drawn
+    # the HTML edition draws the same colours in sRGB: every colour its stylesheets name
+    # is defined in it
+    import re
+
+    html = (tmp_path / "out" / "raw-html.html").read_text()
+    used = set(re.findall(r"var\(--([a-z0-9-]+)", html))
+    defined = set(re.findall(r"--([a-z0-9-]+)\s*:", html))
+    assert {"highlight", "callout-warning", "callout-tip"} <= used
+    assert used <= defined, f"undefined in the HTML edition: {sorted(used - defined)}"
+    srgb = Colours.for_project(None, "srgb")
+    assert f"--callout-warning: {srgb('callout-warning')};" in html

@@ -8,7 +8,8 @@ its own output and writes nothing if they fail.
 | code | what |
 |---|---|
 | E-PDF | the file cannot be read |
-| E-BLEED | no bleed, or not the profile's bleed on every side (MediaBox − TrimBox) |
+| E-BLEED | no bleed, or not the profile's bleed on every side (MediaBox − TrimBox; with crop
+  marks BleedBox − TrimBox, and the MediaBox holds the marks beyond it) |
 | E-TRIM | the TrimBox is not the profile's trim size, or missing |
 | E-SIZE | pages of different sizes |
 | E-PAGES | the page count breaks the profile's rule (multiple of N, at least M) |
@@ -32,6 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from printshop.preflight.content import Walker
+from printshop.render.press import marks_room_mm
 
 POINTS_PER_MM = 72 / 25.4
 BOX_TOLERANCE_PT = 0.5
@@ -153,13 +155,23 @@ def _boxes(doc, profile, trim_mm) -> list[Finding]:
                     BOX_TOLERANCE_PT:
                 bad("E-TRIM", number, f"trim {_mm(width)} × {_mm(height)}; the profile "
                     f"wants {trim_mm[0]:.2f} × {trim_mm[1]:.2f} mm")
-        sides = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2],
-                 media[3] - trim[3])
+        outer, outer_name = media, "MediaBox"
+        if profile.marks == "crop":
+            # the page holds the crop marks beyond the bleed: the BleedBox says the bleed
+            outer, outer_name = _box(page, "/BleedBox") or media, "BleedBox"
+            room = marks_room_mm(profile.bleed) * POINTS_PER_MM
+            if any(m > t - room + BOX_TOLERANCE_PT for m, t in zip(media[:2], trim[:2])) \
+                    or any(m < t + room - BOX_TOLERANCE_PT for m, t in zip(media[2:],
+                                                                         trim[2:])):
+                bad("E-BLEED", number, f"no room for the crop marks: the MediaBox should "
+                    f"reach {_mm(room)} beyond the trim on every side")
+        sides = (trim[0] - outer[0], trim[1] - outer[1], outer[2] - trim[2],
+                 outer[3] - trim[3])
         if all(abs(s - bleed) <= BOX_TOLERANCE_PT for s in sides):
             continue
         if bleed > 0 and max(sides) <= BOX_TOLERANCE_PT:
-            bad("E-BLEED", number, f"no bleed: the MediaBox is the trim; the profile wants "
-                f"{_mm(bleed)} on every side")
+            bad("E-BLEED", number, f"no bleed: the {outer_name} is the trim; the profile "
+                f"wants {_mm(bleed)} on every side")
         else:
             bad("E-BLEED", number, "bleed of " + ", ".join(_mm(s) for s in sides)
                 + f" (left, bottom, right, top); the profile wants {_mm(bleed)} on every "

@@ -68,7 +68,9 @@ class BlankSheet(Product):
             raise _template_problem(env, self.options.template, exc) from None
         check_stylesheets(ctx, self.project, list(self.options.stylesheets))
 
-    def sheet_info(self, paper: str, fillable: bool) -> dict:
+    def sheet_info(self, paper: str, fillable: bool, footer: str | None = None) -> dict:
+        """What the template prints; `footer` replaces the standalone sheet's "Print at
+        100 %" line (the sheet at the back of a book says how to copy that page)."""
         tables = self.project.tables
         for needed in ("saving-throws", "party-roles"):
             if needed not in tables:
@@ -91,15 +93,17 @@ class BlankSheet(Product):
                 "rule_mm": RULE_MM, "page_rules": int(body_mm // RULE_MM),
                 "stats": STATS, "saves": saves, "party_roles": roles,
                 "attack_boxes": ATTACK_BOXES,
-                "footer": "Print at 100 % for a pencil, or fill it in on screen and save it."
-                if fillable else "Print at 100 % and fill it in by pencil."}
+                "footer": footer or (
+                    "Print at 100 % for a pencil, or fill it in on screen and save it."
+                    if fillable else "Print at 100 % and fill it in by pencil.")}
 
-    def html(self, paper: str, fillable: bool) -> str:
+    def html(self, paper: str, fillable: bool, footer: str | None = None) -> str:
         env = jinja_environment(self.project)
         return render_template(env, self.options.template,
-                               sheet=self.sheet_info(paper, fillable))
+                               sheet=self.sheet_info(paper, fillable, footer))
 
-    def job(self, ctx: BuildContext, paper: str, fillable: bool, profile=None) -> RenderJob:
+    def job(self, ctx: BuildContext, paper: str, fillable: bool, profile=None,
+            footer: str | None = None) -> RenderJob:
         """The sheet's render job; with a CMYK print `profile` (the sheet at the back of a
         press edition of the book) every colour is the palette's DeviceCMYK."""
         from printshop.products.printing import sheet_palette_css
@@ -115,7 +119,7 @@ class BlankSheet(Product):
         sheets = (sheet_palette_css(project, profile),) + tuple(
             stylesheet(project, s) for s in self.options.stylesheets)
         cmyk = profile is not None and profile.cmyk
-        return RenderJob(html=self.html(paper, fillable),
+        return RenderJob(html=self.html(paper, fillable, footer),
                          stylesheets=sheets + (page_size_css(project, paper), size_css),
                          roots=tuple(str(r) for r in project.read_roots),
                          base_url=base_url(project),
@@ -124,9 +128,10 @@ class BlankSheet(Product):
                          cmyk_icc=str(profile.icc_path(project.root)) if cmyk else None)
 
     def render(self, ctx: BuildContext, papers: list[str], fillable: bool,
-               profile=None) -> dict[str, bytes]:
+               profile=None, footer: str | None = None) -> dict[str, bytes]:
         """paper → the sheet's PDF (one page), rendered together on the workers."""
-        results = ctx.renderer.render([self.job(ctx, p, fillable, profile) for p in papers])
+        results = ctx.renderer.render([self.job(ctx, p, fillable, profile, footer)
+                                       for p in papers])
         problems = []
         for paper, result in zip(papers, results):
             for warning in collect_warnings([result]):
@@ -198,24 +203,36 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
     CMYK edition) on a page with the book's trim and bleed, its content inside the profile's
     safe area and clear of the gutter (it is a right-hand page), shrunk a little if the
     safe area is smaller than the sheet's own margins leave (0.5 % for dtrpg-book, 7 % for
-    lulu-book's half-inch safe area)."""
+    lulu-book's half-inch safe area).
+
+    Its footer says how to get a full-size sheet from that page (`book_sheet_footer`): the
+    standalone sheet's "Print at 100 %" is not true of a sheet drawn smaller than it is,
+    and a press edition's reader copies the page rather than prints it."""
     import io
 
-    from pypdf import PdfReader, PdfWriter, Transformation
+    from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject
 
     sheet_paper = paper if paper in SHEET_PAPERS else "a4"
     press = profile if profile is not None and profile.for_press else None
-    key = ("blank-sheet", "print", sheet_paper, press.name if press else "home")
-    sheet_pdf = ctx.shared.make(key, lambda: blank_sheet_product(project).render(
-        ctx, [sheet_paper], fillable=False, profile=press)[sheet_paper])
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(book_pdf)))
     identifier = writer._ID
-    sheet = PdfReader(io.BytesIO(sheet_pdf)).pages[0]
     last = writer.pages[-1]
+    # the sheet's page as it will be rendered (no bleed: its MediaBox is the paper)
+    pt = 72 / 25.4
+    width, height = project.paper_size_mm(sheet_paper)
+    sheet_media = [0.0, 0.0, width * pt, height * pt]
+    as_is = press is None and _same_size(sheet_media, _rect(last.mediabox))
+    scale = 1.0 if as_is else _fit(sheet_media, _rect(last.trimbox), _rect(last.mediabox),
+                                   press)[0]
+    footer = book_sheet_footer(scale, press is not None, sheet_paper)
+    key = ("blank-sheet", "print", sheet_paper, press.name if press else "home", footer)
+    sheet_pdf = ctx.shared.make(key, lambda: blank_sheet_product(project).render(
+        ctx, [sheet_paper], fillable=False, profile=press, footer=footer)[sheet_paper])
+    sheet = PdfReader(io.BytesIO(sheet_pdf)).pages[0]
     if len(writer.pages) % 2:   # the sheet gets a leaf of its own, not the colophon's back
         _add_page_like(writer, last)
-    if press is None and _same_size(sheet.mediabox, last.mediabox):
+    if as_is:
         writer.add_page(sheet)
     else:
         page = _add_page_like(writer, last)
@@ -228,16 +245,43 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
     return out.getvalue(), len(writer.pages)
 
 
+PAPER_NAMES = {"letter": "Letter", "a4": "A4"}
+
+
+def book_sheet_footer(scale: float, press: bool, sheet_paper: str) -> str:
+    """The footer of the sheet in a book drawn at `scale` of its size: how to get a
+    full-size sheet from that page. A home edition's reader prints the page; a press
+    edition's copies it from the bound book. A sheet drawn smaller than it is (on A5 or
+    digest paper, inside lulu-book's half-inch safe area) is enlarged back to its paper."""
+    verb = "Copy this page" if press else "Print"
+    percent = int(100 / scale + 1e-6)   # down: the sheet never outgrows its paper
+    if percent <= 100:
+        return f"{verb} at 100 % and fill it in by pencil."
+    if not press:
+        verb = "Print this page"
+    return (f"{verb} at {percent} % onto {PAPER_NAMES[sheet_paper]} and fill it in by "
+            "pencil.")
+
+
+def _rect(box) -> list[float]:
+    return [float(v) for v in box]
+
+
 def _placement(sheet, book_page, press):
-    """Where the sheet's page goes on a book page: the whole sheet scaled to the page (home),
-    or (press) its content, inside the sheet's margins, into the trim's safe area: no larger
-    than it is, centred, the gutter kept free on the left."""
+    """Where the sheet's page goes on a book page (`_fit`), as a pypdf Transformation."""
     from pypdf import Transformation
 
-    trim = [float(v) for v in book_page.trimbox]
-    media = [float(v) for v in sheet.mediabox]
+    scale, dx, dy = _fit(_rect(sheet.mediabox), _rect(book_page.trimbox),
+                         _rect(book_page.mediabox), press)
+    return Transformation().scale(scale).translate(dx, dy)
+
+
+def _fit(media, trim, book_media, press) -> tuple[float, float, float]:
+    """(scale, dx, dy) of the sheet's page (`media`) on a book page: the whole sheet scaled
+    to the page (home), or (press) its content, inside the sheet's margins, into the trim's
+    safe area: no larger than it is, centred, the gutter kept free on the left."""
     if press is None:
-        box, target = media, [float(v) for v in book_page.mediabox]
+        box, target = media, book_media
         grow = True
     else:
         pt = 72 / 25.4
@@ -251,12 +295,11 @@ def _placement(sheet, book_page, press):
         scale = min(scale, 1.0)
     dx = target[0] + ((target[2] - target[0]) - width * scale) / 2 - box[0] * scale
     dy = target[1] + ((target[3] - target[1]) - height * scale) / 2 - box[1] * scale
-    return Transformation().scale(scale).translate(dx, dy)
+    return scale, dx, dy
 
 
-def _same_size(a, b) -> bool:
-    return abs(float(a.width) - float(b.width)) <= 1 and \
-        abs(float(a.height) - float(b.height)) <= 1
+def _same_size(a: list[float], b: list[float]) -> bool:
+    return abs((a[2] - a[0]) - (b[2] - b[0])) <= 1 and abs((a[3] - a[1]) - (b[3] - b[1])) <= 1
 
 
 def _add_page_like(writer, like):

@@ -202,9 +202,12 @@ class Guide(Product):
             self._claimed_fonts = book["fonts"]
         screen_css = ""
         if edition == "screen":
+            # the palette's sRGB values first: manuscript.css names palette colours in both
+            # editions (screen.css redefines some of them for the screen)
             screen_css = "\n".join(
-                inline_css_for_screen(stylesheet(project, s), project.read_roots)
-                for s in self.options.screen_stylesheets)
+                [colours_for(project, None).variables_css()]
+                + [inline_css_for_screen(stylesheet(project, s), project.read_roots)
+                   for s in self.options.screen_stylesheets])
         html = render_template(env, self.options.template, book=book, chapters=chapters,
                                inputs=InputDigest(project, self._recorder), screen_css=Markup(screen_css))
         return embed_images(html, project.read_roots) if edition == "screen" else html

@@ -30,7 +30,9 @@ def profile_css(profile, bookmarks_css: bool = True) -> str:
     page = []
     if profile.bleed:
         page.append(f"bleed: {profile.bleed:.3f}mm;")
-    page.append(f"marks: {'crop' if profile.marks == 'crop' else 'none'};")
+    # crop marks are drawn when the PDF is finished (render/press.py), outside the bleed:
+    # WeasyPrint's own lie inside it, in black, unseen on a dark background
+    page.append("marks: none;")
     rules.append("@page { " + " ".join(page) + " }")
     if not profile.bookmarks and bookmarks_css:
         rules.append("* { bookmark-level: none !important; }")

@@ -20,6 +20,17 @@ class Refused(Exception):
     pass
 
 
+class _Converted(URLFetcherResponse):
+    """An image converted for the press. WeasyPrint 70 embeds a raster image by re-reading
+    the file at a response's `path` (any file: URL) rather than the bytes it was given, which
+    put the original PNG into a DCTDecode stream marked DeviceCMYK: no path, so the
+    converted bytes are what the PDF holds."""
+
+    @property
+    def path(self):
+        return None
+
+
 def check_image_size(data: bytes, name: str) -> tuple[int, int]:
     try:
         return check_size(data, name)
@@ -63,4 +74,5 @@ class ProjectFetcher(URLFetcher):
                 from printshop.render.images import press_image
 
                 data, mime = press_image(data, self.cmyk_icc)
+                return _Converted(path.as_uri(), data, {"Content-Type": mime})
         return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime})

@@ -125,7 +125,7 @@ def _stylesheets(job: RenderJob):
         # edited since, and these caches are keyed by path.
         _process_state["epoch"] = job.epoch
         _process_state["css"] = {}
-        _process_state["images"] = _ImageCache()
+        _process_state["images"] = {}
     key = (job.stylesheets, job.roots, job.fonts)
     cached = _process_state.setdefault("css", {}).get(key)
     if cached is None:
@@ -250,10 +250,14 @@ def _render_job(job: RenderJob) -> RenderResult:
     fetcher = ProjectFetcher([Path(r) for r in job.roots], cmyk_icc=job.cmyk_icc)
     handler, logger = _capture()
 
+    # WeasyPrint keys its image cache by URL alone: one cache per colour mode, so a job for
+    # a CMYK press never draws an image another job of the build loaded unconverted
+    images = _process_state.setdefault("images", {}).setdefault(job.cmyk_icc, _ImageCache())
+
     def layout(html: str, extra=()):
         return HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(
             stylesheets=list(css) + list(extra), font_config=_font_config(job),
-            cache=_process_state.setdefault("images", _ImageCache()))
+            cache=images)
 
     try:
         if job.stamps:

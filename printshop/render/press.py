@@ -1,6 +1,6 @@
 """Finishing a rendered PDF for a print profile (pikepdf): links and bookmarks dropped, blank
-pages added to meet the page-count rule, and the PDF/X identification written the way
-prepress checkers read it.
+pages added to meet the page-count rule, crop marks drawn outside the bleed, and the PDF/X
+identification written the way prepress checkers read it.
 
 WeasyPrint 70 writes `GTS_PDFXVersion (PDF/X-1a:2003)`, but ISO 15930-4 (and Acrobat,
 iText, Scribus) name the *version* PDF/X-1:2003 and put the -1a in `GTS_PDFXConformance`;
@@ -23,6 +23,22 @@ PDFX_KEYS = {
     "pdf/x-4": ("1.6", "PDF/X-4", None),
 }
 FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # PDF/X needs dates; no clock read
+
+# Crop marks (profile `marks: crop`), as presses draw them: on the trim lines, beyond the
+# bleed (so the bleed's artwork never covers them and the knife never cuts through one),
+# black on a white edge (seen on any background). The page (MediaBox) grows to hold them;
+# the BleedBox stays the trim plus the bleed.
+MARK_GAP_MM = 1.0       # between the bleed's edge and a mark
+MARK_LENGTH_MM = 5.0
+MARK_MARGIN_MM = 1.0    # beyond the marks' outer ends
+MARK_WIDTH_PT = 0.5     # the black line
+MARK_EDGE_PT = 1.5      # the white line under it
+POINTS_PER_MM = 72 / 25.4
+
+
+def marks_room_mm(bleed_mm: float) -> float:
+    """How far the page reaches beyond the trim on every side with crop marks."""
+    return bleed_mm + MARK_GAP_MM + MARK_LENGTH_MM + MARK_MARGIN_MM
 
 
 def pdf_date() -> str:
@@ -65,6 +81,8 @@ def finish(pdf: bytes, profile, icc: Path | None = None, title: str | None = Non
     if profile.bleed:
         _give_bleed(doc, profile.bleed * 72 / 25.4)
     added = _pad_pages(doc, profile.pages.multiple_of, profile.pages.min)
+    if profile.marks == "crop":
+        _crop_marks(doc, profile.bleed)
     version = None
     if profile.pdf in PDFX_KEYS:
         version, pdfx_version, conformance = PDFX_KEYS[profile.pdf]
@@ -155,3 +173,44 @@ def _pad_pages(doc, multiple_of: int, minimum: int) -> int:
         blank["/Contents"] = pikepdf.Stream(doc, b"")
         doc.pages.append(pikepdf.Page(blank))
     return target - count
+
+
+def crop_mark_lines(trim, bleed_mm: float) -> list[tuple[float, float, float, float]]:
+    """The eight crop marks around `trim` ([x0, y0, x1, y1] in points) as line segments
+    (x, y, x, y): two at each corner, on the trim lines, from the gap beyond the bleed
+    outwards."""
+    x0, y0, x1, y1 = trim
+    near = (bleed_mm + MARK_GAP_MM) * POINTS_PER_MM
+    far = near + MARK_LENGTH_MM * POINTS_PER_MM
+    lines = []
+    for x, out_x in ((x0, -1), (x1, 1)):
+        for y, out_y in ((y0, -1), (y1, 1)):
+            lines.append((x + out_x * near, y, x + out_x * far, y))   # along the trim's y
+            lines.append((x, y + out_y * near, x, y + out_y * far))   # along the trim's x
+    return lines
+
+
+def _crop_marks(doc, bleed_mm: float) -> None:
+    """Every page grown by the marks' room, its BleedBox the trim plus the bleed, and the
+    crop marks drawn (DeviceGray) after its content, which is kept in its own q/Q."""
+    import pikepdf
+
+    bleed = bleed_mm * POINTS_PER_MM
+    room = marks_room_mm(bleed_mm) * POINTS_PER_MM
+    for page in doc.pages:
+        trim_box = page.obj.get("/TrimBox") or page.obj.MediaBox
+        trim = [float(v) for v in trim_box]
+        page.obj.TrimBox = pikepdf.Array(trim)
+        page.obj.BleedBox = pikepdf.Array([trim[0] - bleed, trim[1] - bleed,
+                                           trim[2] + bleed, trim[3] + bleed])
+        page.obj.MediaBox = pikepdf.Array([trim[0] - room, trim[1] - room,
+                                           trim[2] + room, trim[3] + room])
+        for name in ("/CropBox", "/ArtBox"):
+            if name in page.obj:
+                del page.obj[name]
+        paths = "".join(f"{ax:.3f} {ay:.3f} m {bx:.3f} {by:.3f} l S\n"
+                        for ax, ay, bx, by in crop_mark_lines(trim, bleed_mm))
+        marks = (f"q 1 G {MARK_EDGE_PT:g} w 0 J\n{paths}"
+                 f"0 G {MARK_WIDTH_PT:g} w\n{paths}Q\n")
+        page.contents_add(pikepdf.Stream(doc, b"q\n"), prepend=True)
+        page.contents_add(pikepdf.Stream(doc, b"Q\n" + marks.encode()), prepend=False)
