@@ -4,7 +4,10 @@ Both are measured in the same run, alternated, best of each (the machines are no
 ratio is what matters):
   printshop = `printshop build players-guide --strict` as a user runs it, in a fresh process
               (check, compose, render, HTML edition, atomic write), with its contents page
-              numbers, running heads, bookmarks and "see X (p. N)"
+              numbers, running heads, bookmarks and "see X (p. N)". Two figures:
+              the first build (a new output folder: the parts are laid out once to find
+              every page, then again numbered) and a rebuild with --force (where the last
+              build's parts fell stands in for the first pass; nothing else is reused)
   chromium  = `chromium --headless --print-to-pdf` on build/players-guide.html (which has
               none of those: Chromium ignores target-counter() and string-set)
 Goal (issue 13): printshop within 3x of Chromium. `--weasyprint` also times one bare
@@ -67,6 +70,13 @@ def main(runs: int = 3, weasyprint: bool = False) -> dict:
                                  "--source",
                                  str(REPO / "rules-src"), "--out", str(out))
 
+        fresh = iter(range(1000))
+
+        def first_build() -> float:   # a new output folder: no earlier build to guess from
+            return printshop_run("build", "players-guide", "--strict", "--quiet",
+                                 "--source", str(REPO / "rules-src"),
+                                 "--out", str(out / f"first-{next(fresh)}"))
+
         build()   # the HTML edition Chromium prints (and a warm file cache for both)
         pages = len(PdfReader(str(out / "players-guide.pdf")).pages)
         result = {"benchmark": "players-guide", "pages": pages, "goal": GOAL}
@@ -77,17 +87,26 @@ def main(runs: int = 3, weasyprint: bool = False) -> dict:
             result["printshop_build_s"] = builds
             return result
         html = out / "players-guide.html"
-        builds, prints = alternate(build, lambda: chromium_print(html, out / "c.pdf"), runs)
+        firsts, prints = alternate(first_build,
+                                   lambda: chromium_print(html, out / "c.pdf"), runs)
+        builds, more = alternate(build, lambda: chromium_print(html, out / "c.pdf"), runs)
+        prints += more
         chromium_pages = len(PdfReader(str(out / "c.pdf")).pages)
-    ratio = min(builds) / min(prints)
+    # the goal is judged on the first build, the slower of the two
+    ratio = min(firsts) / min(prints)
+    rebuild_ratio = min(builds) / min(prints)
     verdict = "PASS" if ratio <= GOAL else "MISS"
-    result.update({"printshop_build_s": builds, "chromium_s": prints,
-                   "chromium_pages": chromium_pages, "ratio": ratio, "verdict": verdict})
-    print(f"players-guide: printshop {pages} pages, best {min(builds):.2f} s "
+    result.update({"printshop_first_build_s": firsts, "printshop_build_s": builds,
+                   "chromium_s": prints, "chromium_pages": chromium_pages, "ratio": ratio,
+                   "rebuild_ratio": rebuild_ratio, "verdict": verdict,
+                   "rebuild_verdict": "PASS" if rebuild_ratio <= GOAL else "MISS"})
+    print(f"players-guide: printshop {pages} pages, first build best {min(firsts):.2f} s "
+          f"({seconds_list(firsts)}), rebuild (--force) best {min(builds):.2f} s "
           f"({seconds_list(builds)})")
     print(f"  chromium on its HTML edition: {chromium_pages} pages, best {min(prints):.2f} s "
           f"({seconds_list(prints)})")
-    print(f"  ratio printshop/chromium: {ratio:.2f} (goal <= {GOAL:g}) {verdict}")
+    print(f"  ratio printshop/chromium: first build {ratio:.2f}, rebuild {rebuild_ratio:.2f} "
+          f"(goal <= {GOAL:g}) {verdict}")
     if weasyprint:
         seconds, _ = weasyprint_alone()
         result["weasyprint_alone_s"] = seconds

@@ -91,9 +91,12 @@ def write_baseline(results_dir: Path, failed: list[str] | None = None) -> None:
         _row(f"pack of {speed.get('characters', 200)} characters vs Chromium on its HTML",
              speed.get("printshop_s"), speed.get("chromium_s"), speed.get("ratio"),
              "≤ 0.5", speed.get("verdict")),
-        _row(f"Player's Guide ({guide.get('pages', '?')} pages) vs Chromium on its HTML "
-             "edition", guide.get("printshop_build_s"), guide.get("chromium_s"),
-             guide.get("ratio"), "≤ 3", guide.get("verdict")),
+        _row(f"Player's Guide ({guide.get('pages', '?')} pages), first build, vs Chromium on "
+             "its HTML edition", guide.get("printshop_first_build_s"),
+             guide.get("chromium_s"), guide.get("ratio"), "≤ 3", guide.get("verdict")),
+        _row("Player's Guide rebuilt (`--force`; the last build's page positions as the "
+             "first guess)", guide.get("printshop_build_s"), guide.get("chromium_s"),
+             guide.get("rebuild_ratio"), "≤ 3", guide.get("rebuild_verdict")),
         _row("Event Deck, `printshop build event-deck` (Chromium: one page, start-up floor)",
              event.get("printshop_s"), event.get("chromium_one_page_s"), None, "≤ 1.5 s",
              event.get("verdict")),

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printshop import deps
-from printshop.cache import CACHE_DIR, BuildCache, Freshness, product_key, stored_warnings
+from printshop.cache import (CACHE_DIR, BuildCache, Freshness, entry_extra, product_key,
+                             stored_warnings)
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.source.yamlfile import load_yaml
@@ -215,6 +216,8 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
         for product in products:
             ctx.warnings = warnings[product.name]
             before = dict(output.files)
+            # what its last good build kept (the book: where its parts fell), as a guess
+            product.last_build = entry_extra(plan.cache.out, product.name)
             with deps.recording(recorders[product.name]):
                 product.build(ctx, output)
             outputs[product.name] = {n: d for n, d in output.files.items()

@@ -3,6 +3,7 @@ with a stand-in renderer. The guide's own tests check the printed numbers end to
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 from printshop.products import book_pages as bp
@@ -118,3 +119,35 @@ def test_stylesheets_it_cannot_reproduce_render_the_book_as_it_is():
     job = _job("a::after { content: target-text(attr(href url)); }")
     bp.render_book(SimpleNamespace(renderer=renderer, progress=None), job)
     assert renderer.jobs == [[job]]
+
+
+def test_what_an_earlier_build_found_stands_in_for_the_first_pass(monkeypatch):
+    from printshop.products import book_parts
+
+    monkeypatch.setattr(book_parts, "joined", lambda job, parts, results, firsts, numbers:
+                        RenderResult(b"%PDF", sum(r.pages for r in results),
+                                     anchors=numbers))
+    bp._numbers_for.clear()
+    ctx = SimpleNamespace(renderer=Renderer(), progress=None)
+    bp.render_book(ctx, _job())
+    guess = bp.placed_as_json(_job())
+    assert guess["firsts"] == [1, 2, 3, 4] and guess["numbers"]["two"] == 3
+    bp._numbers_for.clear()                      # a new process: only the guess is left
+    renderer = Renderer()
+    result = bp.render_book(SimpleNamespace(renderer=renderer, progress=None), _job(),
+                            guess=json.loads(json.dumps(guess)))
+    assert len(renderer.jobs) == 1 and not any(j.layout_only for j in renderer.jobs[0])
+    assert result.anchors == {"one": 2, "two": 3}
+    # a wrong guess (another book's pages) costs passes, never a wrong number
+    bp._numbers_for.clear()
+    renderer = Renderer()
+    wrong = {"firsts": [1, 5, 9, 20], "numbers": {"one": 5, "two": 9}, "strings": [[]] * 4}
+    result = bp.render_book(SimpleNamespace(renderer=renderer, progress=None), _job(),
+                            guess=wrong)
+    assert result.anchors == {"one": 2, "two": 3} and len(renderer.jobs) == 2
+    # a guess for a book with other parts is not used
+    bp._numbers_for.clear()
+    renderer = Renderer()
+    bp.render_book(SimpleNamespace(renderer=renderer, progress=None), _job(),
+                   guess={"firsts": [1, 2], "numbers": {}, "strings": [[], []]})
+    assert all(j.layout_only for j in renderer.jobs[0])

@@ -42,7 +42,8 @@ Examples:
                    "PRINTSHOP_RENDER_TIMEOUT).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
 @click.option("--force", is_flag=True,
-              help="Build even the products that are up to date (ignore the build cache).")
+              help="Build even the products that are up to date (ignore the build cache; "
+                   "a book still starts from where its pages fell last time, checked).")
 @click.option("--uncompressed", is_flag=True, hidden=True)
 @card_print_options
 @debug_option

@@ -92,10 +92,12 @@ def _referenced(html: str) -> set[str]:
     return {m[2] for m in LINK.finditer(html)}
 
 
-def render_book(ctx, job: RenderJob) -> RenderResult:
+def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
     """`job` (the whole book) rendered with its page references as known numbers: its
     parts laid out on every core (products/book_parts.py), or, when the book cannot be
-    split or its parts never agree, laid out whole."""
+    split or its parts never agree, laid out whole. `guess` (`placed_as_json` of an earlier
+    build of the book) stands in for the first pass: the parts are laid out with its
+    numbers at once, and again only where they turn out wrong."""
     from printshop.products.book_parts import Part, placed, render_in_parts
 
     sheets = literal_stylesheets(job.stylesheets)
@@ -106,6 +108,10 @@ def render_book(ctx, job: RenderJob) -> RenderResult:
     parts = [Part(kind, html) for kind, html in split]
     key = hashlib.sha256("\0".join([job.html, *map(repr, sheets)]).encode()).hexdigest()
     known = _numbers_for.get(key)
+    passes = MAX_PASSES
+    if known is None and guess is not None:
+        known = placed_from_json(guess, len(parts))
+        passes += 1   # a wrong guess costs one pass: the first pass it stood in for
     if known is None:
         if ctx.progress:
             ctx.progress(f"{job.source}: finding the page of every reference")
@@ -113,11 +119,39 @@ def render_book(ctx, job: RenderJob) -> RenderResult:
 
         first = part_jobs(job, parts, sheets, None, None, list(range(len(parts))), True)
         known = placed(parts, render_longest_first(ctx, first))
-    settled = render_in_parts(ctx, job, parts, sheets, known)
+    settled = render_in_parts(ctx, job, parts, sheets, known, passes)
     if settled is not None:
         result, _numbers_for[key] = settled
         return result
     return _render_whole(ctx, job, sheets, known[1])
+
+
+def placed_as_json(job: RenderJob) -> dict | None:
+    """What the last `render_book` of `job` found of its parts (first pages, each id's page,
+    the named strings each starts with), for the next build's `guess`; None if unknown."""
+    sheets = literal_stylesheets(job.stylesheets)
+    if sheets is None:
+        return None
+    key = hashlib.sha256("\0".join([job.html, *map(repr, sheets)]).encode()).hexdigest()
+    known = _numbers_for.get(key)
+    if known is None:
+        return None
+    firsts, numbers, strings = known
+    return {"firsts": firsts, "numbers": numbers, "strings": [list(map(list, s))
+                                                              for s in strings]}
+
+
+def placed_from_json(data, parts: int) -> tuple | None:
+    """`placed_as_json`'s data back, if it is well formed and for as many parts."""
+    try:
+        firsts = [int(n) for n in data["firsts"]]
+        numbers = {str(k): int(v) for k, v in data["numbers"].items()}
+        strings = [tuple((str(n), str(v)) for n, v in s) for s in data["strings"]]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    if len(firsts) != parts or len(strings) != parts:
+        return None
+    return firsts, numbers, strings
 
 
 def _render_whole(ctx, job: RenderJob, sheets, pages: dict[str, int]) -> RenderResult:

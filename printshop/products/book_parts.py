@@ -134,7 +134,8 @@ def own_pages(result: RenderResult, index: int, count: int) -> int:
 
 
 def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
-                    known: tuple) -> tuple[RenderResult, tuple] | None:
+                    known: tuple, passes: int = MAX_PASSES
+                    ) -> tuple[RenderResult, tuple] | None:
     """The book from its parts laid out with what `known` (`placed`) says of them, again
     where that turns out wrong, and what was placed; None if they never settle."""
     firsts, numbers, strings = known
@@ -146,7 +147,7 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
                 {n: numbers.get(n) for n in parts[index].links})
 
     todo = list(range(len(parts)))
-    for _ in range(MAX_PASSES):
+    for _ in range(passes):
         jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings)
         for index, result in zip(todo, render_longest_first(ctx, jobs)):
             results[index] = result

@@ -13,7 +13,7 @@ from printshop import __version__, deps
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.book_pages import render_book
+from printshop.products.book_pages import placed_as_json, render_book
 from printshop.products.book_preview import PageMap, page_map, render_chapter
 from printshop.products.common import (base_url, build_date, check_stylesheets,
                                        InputDigest, inline_css_for_screen,
@@ -232,14 +232,18 @@ class Guide(Product):
             job = self.print_job(ctx, html)
             if ctx.progress:
                 ctx.progress(f"{self.name}: rendering the PDF")
-            result = render_book(ctx, job)   # page references as known numbers
+            # page references as known numbers; where the last build's parts fell is the
+            # first guess (a wrong one costs a pass, never a wrong number)
+            guess = (getattr(self, "last_build", None) or {}).get("parts")
+            result = render_book(ctx, job, guess)
             claimed = self._claimed_fonts
             if set(result.fonts) != set(claimed):
                 # the colophon must name every font in the PDF: say what was really used
                 if ctx.progress:
                     ctx.progress(f"{self.name}: fonts were not as expected, rendering again")
                 html = self.compose(ctx, "print", fonts=order_fonts(result.fonts))
-                result = render_book(ctx, replace(job, html=html))
+                job = replace(job, html=html)
+                result = render_book(ctx, job, guess)
             for warning in collect_warnings([result]):
                 if _notdef_script(warning.message) in self._reported_scripts:
                     continue  # that script was reported before rendering, with its fix
@@ -251,6 +255,9 @@ class Guide(Product):
             if result.anchors:   # where every chapter and id fell: for `serve`'s previews
                 found = page_map(html, result.anchors, result.pages)
                 self.cache_extra = {"page_map": found.as_json()} if found else {}
+                parts = placed_as_json(job)
+                if parts:
+                    self.cache_extra["parts"] = parts
             if self.options.blank_sheet:
                 from printshop.products.blank_sheet import book_with_blank_sheet
 

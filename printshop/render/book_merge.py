@@ -16,16 +16,14 @@ def merge_book_parts(parts: list[bytes], keep_pages: list[int], external: str) -
     destination `external + NAME` go to NAME; those stand-in destinations are dropped."""
     import pikepdf
 
-    merged = pikepdf.new()
-    sources = []   # pikepdf reads a copied page's streams from its source when saving
-    try:
+    from printshop.render.merge import PikeJoin
+
+    with PikeJoin() as join:
+        merged = join.merged
         dests: dict[str, object] = {}
         outline: list = []
-        version = "1.4"
         for part, keep in zip(parts, keep_pages):
-            source = pikepdf.open(io.BytesIO(part))
-            sources.append(source)
-            version = max(version, source.pdf_version)
+            source = join.open(part)
             pages = list(source.pages)[:keep]
             start = len(merged.pages)
             with warnings.catch_warnings():
@@ -56,19 +54,13 @@ def merge_book_parts(parts: list[bytes], keep_pages: list[int], external: str) -
                 Dests=merged.make_indirect(pikepdf.Dictionary(Names=array)))
         with merged.open_outline() as made:
             made.root.extend(item for item in outline if item is not None)
-        first = sources[0] if sources else None
-        if first is not None:
+        if join.sources:
+            first = join.sources[0]
             if "/Lang" in first.Root:
                 merged.Root.Lang = first.Root.Lang
             if "/Info" in first.trailer:
                 merged.trailer.Info = merged.copy_foreign(first.trailer.Info)
-        buffer = io.BytesIO()
-        merged.save(buffer, deterministic_id=True, min_version=version)
-    finally:
-        merged.close()
-        for source in sources:
-            source.close()
-    return buffer.getvalue()
+        return join.save()
 
 
 def _moved(destination, kept: dict):

@@ -96,19 +96,13 @@ LAYERED_GROUP = 25   # parts joined at once (a 1,000-sheet pack: ~4 groups)
 
 
 def _merge_layered(parts: list[bytes]) -> bytes:
-    import pikepdf
-
     from printshop.render.layers import SHARED_PREFIX
 
-    merged = pikepdf.new()
-    sources = []   # pikepdf reads a copied page's streams from its source when saving
     shared: dict[str, object] = {}
-    version = "1.4"
-    try:
+    with PikeJoin() as join:
+        merged = join.merged
         for part in parts:
-            source = pikepdf.open(io.BytesIO(part))
-            sources.append(source)
-            version = max(version, source.pdf_version)
+            source = join.open(part)
             for page in source.pages:
                 xobjects = page.obj.get("/Resources", {}).get("/XObject")
                 known = []
@@ -126,13 +120,40 @@ def _merge_layered(parts: list[bytes]) -> bytes:
                         shared.setdefault(name, copied[name])
                 for name in known:
                     copied[name] = shared[name]
+        return join.save()
+
+
+class PikeJoin:
+    """A new PDF made of pages copied from others with pikepdf: `open` each part, copy its
+    pages into `merged`, then `save` (reproducible bytes: a file id made from the content,
+    the highest PDF version of the parts). The parts stay open until the end: pikepdf reads
+    a copied page's streams from its source when saving."""
+
+    def __enter__(self):
+        import pikepdf
+
+        self.merged = pikepdf.new()
+        self.sources: list = []
+        self.version = "1.4"
+        return self
+
+    def open(self, part: bytes):
+        import pikepdf
+
+        source = pikepdf.open(io.BytesIO(part))
+        self.sources.append(source)
+        self.version = max(self.version, source.pdf_version)
+        return source
+
+    def save(self) -> bytes:
         buffer = io.BytesIO()
-        merged.save(buffer, deterministic_id=True, min_version=version)
-    finally:
-        merged.close()
-        for source in sources:
+        self.merged.save(buffer, deterministic_id=True, min_version=self.version)
+        return buffer.getvalue()
+
+    def __exit__(self, *exc):
+        self.merged.close()
+        for source in self.sources:
             source.close()
-    return buffer.getvalue()
 
 
 def _serialise(obj) -> bytes:
