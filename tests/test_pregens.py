@@ -281,18 +281,6 @@ def test_cli_writes_the_pack_and_says_where(tmp_path):
     assert json.loads(out.read_text())["characters"][1]["id"] == "cli #2"
 
 
-@pytest.mark.parametrize("count,size,workers", [(200, 10, 2), (205, 10, 2), (7, 10, 2),
-                                                (1, 10, 4), (37, 4, 3), (50, 1, 2)])
-def test_chunks_keep_every_character_once_in_order_with_a_finer_tail(count, size, workers):
-    from printshop.products.pregens import split_into_chunks
-
-    chunks = split_into_chunks(list(range(count)), size, workers)
-    assert [i for chunk in chunks for i in chunk] == list(range(count))
-    assert all(0 < len(chunk) <= size for chunk in chunks)
-    if count >= workers * size:  # the last chunks are the small ones
-        assert all(len(chunk) <= (size + 1) // 2 for chunk in chunks[-workers:])
-
-
 def test_first_starts_the_pack_at_character_n(tmp_path):
     """`--first 3 --count 2` rolls #3 and #4 exactly as a pack of four does: one lost sheet of
     a big pack (or a convention kit) is reprinted alone."""

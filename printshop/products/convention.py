@@ -25,8 +25,9 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import base_url, check_stylesheets, jinja_environment, stylesheet
 from printshop.products.includes import include_kind, included_product, render_include
+from printshop.products.pack_chunks import LazyJobs
 from printshop.products.pregens import (MAX_COUNT, PROGRESS_AFTER_S, PROGRESS_EVERY_S,
-                                        SEED_PATTERN, LazyJobs, Pregens, PregensOptions)
+                                        SEED_PATTERN, Pregens, PregensOptions)
 from printshop.render.jinja import render_template
 from printshop.render.pdf import RenderJob, collect_warnings
 from printshop.source.schema import Strict

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -24,6 +23,8 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (base_url, check_stylesheets, inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet)
+from printshop.products.pack_chunks import LazyJobs, split_into_chunks
+from printshop.products.pregen_classes import class_words, match_class, slug
 from printshop.render.jinja import render_template
 from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
 from printshop.roll.character_rules import CharacterRules, load_character_rules
@@ -129,7 +130,7 @@ class Pregens(Product):
         for given in self.options.classes:
             matches = match_class(given, rules)
             if not matches:
-                close = difflib.get_close_matches(_slug(given), ids + _class_words(ids), n=1)
+                close = difflib.get_close_matches(slug(given), ids + class_words(ids), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise self._problem_at("classes", f"no class '{given}'{hint}; the classes are "
                                        f"{', '.join(ids)}")
@@ -402,56 +403,6 @@ def _no_collect(name, text) -> str:
 # An index page is a table of 110 rows: laying four out in one job grew a worker by 35 MB
 # that it kept for the rest of the pack (the 1,000-pack's peak: 265 MB, 240 one a job)
 INDEX_PAGES_PER_JOB = 1
-
-
-# --- naming classes on the command line ------------------------------------------------------
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
-
-
-def _class_words(ids: list[str]) -> list[str]:
-    return sorted({word for cid in ids for word in cid.split("-")})
-
-
-def match_class(given: str, rules: CharacterRules) -> set[str]:
-    """`fighter`, `Human Fighter`, `human-fighter`, `half-ogre`, `human` (all four humans):
-    a class matches when the name is its id or a run of whole words of it."""
-    wanted = _slug(given)
-    if not wanted:
-        return set()
-    found = set()
-    for cid, cls in rules.classes.items():
-        words = cid.split("-")
-        want = wanted.split("-")
-        if wanted in (cid, _slug(cls.name)) or any(
-                words[i:i + len(want)] == want for i in range(len(words) - len(want) + 1)):
-            found.add(cid)
-    return found
-
-
-def split_into_chunks(items: list, size: int, workers: int) -> list[list]:
-    """Chunks of `size`, but the last `workers` chunks' worth in half-size chunks: the
-    workers then finish close together instead of one idling while another renders a
-    whole chunk at the end."""
-    tail_start = max(0, len(items) - workers * size) // size * size
-    half = max(1, (size + 1) // 2)
-    return [items[i:i + size] for i in range(0, tail_start, size)] + \
-        [items[i:i + half] for i in range(tail_start, len(items), half)]
-
-
-class LazyJobs:
-    """The render jobs of a pack as a sequence whose items are made when they are taken."""
-
-    def __init__(self, work: list, make_job):
-        self.work, self.make_job = work, make_job
-
-    def __len__(self) -> int:
-        return len(self.work)
-
-    def __getitem__(self, index: int) -> RenderJob:
-        made = self.work[index][3]()   # HTML, or a ready job (layered sheets)
-        return made if isinstance(made, RenderJob) else self.make_job(made)
 
 
 PRODUCT = Pregens

@@ -7,7 +7,6 @@ Reproducible: the same parts give the same bytes (pikepdf's deterministic file i
 
 from __future__ import annotations
 
-import io
 import warnings
 
 
