@@ -6,11 +6,16 @@ from __future__ import annotations
 from printshop.render.pdf import RenderJob
 
 
-def split_into_chunks(items: list, size: int, workers: int) -> list[list]:
-    """Chunks of `size`, but the last `workers` chunks' worth in half-size chunks: the
-    workers then finish close together instead of one idling while another renders a
-    whole chunk at the end."""
-    tail_start = max(0, len(items) - workers * size) // size * size
+# The last TAIL_CHUNKS chunks' worth of a pack go in half-size chunks, so the workers finish
+# close together (up to 8 of them) instead of one idling while another renders a whole chunk
+# at the end. A constant, not the number of workers: the chunks, and so the bytes of the
+# merged PDF, must not depend on the machine or on -j.
+TAIL_CHUNKS = 4
+
+
+def split_into_chunks(items: list, size: int) -> list[list]:
+    """Chunks of `size`, the last TAIL_CHUNKS chunks' worth in half-size chunks."""
+    tail_start = max(0, len(items) - TAIL_CHUNKS * size) // size * size
     half = max(1, (size + 1) // 2)
     return [items[i:i + size] for i in range(0, tail_start, size)] + \
         [items[i:i + half] for i in range(tail_start, len(items), half)]

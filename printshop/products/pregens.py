@@ -299,7 +299,7 @@ class Pregens(Product):
         layers = self.layered_sheets(ctx, characters, paper, pack, make_job)
         size = self.options.sheets_per_chunk
         index_pages = self.index_pages(characters)
-        chunks = split_into_chunks(characters, size, ctx.renderer.pool.processes)
+        chunks = split_into_chunks(characters, size)
         # (what it is, pages it must come out as, sheets in it, how to make its HTML)
         work = []
         for first in range(0, len(index_pages), INDEX_PAGES_PER_JOB):
