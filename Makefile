@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PRINTSHOP := $(BIN)/printshop
 
-.PHONY: all build test bench clean system-check look
+.PHONY: all build test bench clean system-check system-check-test look
 
 all: build
 
@@ -22,12 +22,16 @@ $(STAMP): pyproject.toml setup.py | system-check
 	@touch $(STAMP)
 
 system-check:
-	@$(PYTHON) printshop/system_check.py
+	@$(PYTHON) printshop/system_check.py build
+
+# the tests also need poppler-utils, Chromium and the CJK and Thai fonts (named if missing)
+system-check-test:
+	@$(PYTHON) printshop/system_check.py test
 
 build: system-check $(STAMP)
 	$(PRINTSHOP) build --strict
 
-test: system-check $(STAMP)
+test: system-check-test $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: system-check $(STAMP)
@@ -35,6 +39,7 @@ bench: system-check $(STAMP)
 
 # Render every page of the built PDFs to PNG for looking at them (needs poppler-utils).
 look: build
+	@$(PYTHON) printshop/system_check.py look
 	@mkdir -p build/png
 	@for pdf in build/*.pdf; do name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$name; done
 	@echo "pages in build/png/"

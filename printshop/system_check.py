@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
+import shutil
 import sys
 from dataclasses import dataclass
 
@@ -104,10 +106,70 @@ def install_message(missing: list[str], then: str = "then try again") -> str:
     return "\n".join(lines)
 
 
-def main() -> int:
+# --- what `make test` and `make look` need besides the libraries ----------------------------
+
+@dataclass(frozen=True)
+class Tool:
+    label: str
+    found: object                     # () -> bool
+    packages: tuple[str, str, str]    # Debian/Ubuntu, Fedora, macOS (Homebrew)
+
+
+def _on_path(*commands: str):
+    return lambda: all(shutil.which(command) for command in commands)
+
+
+# The files the tests look for (tests/test_guide_manuscripts.py, tests/test_serve.py).
+CHROMIUM = "/usr/bin/chromium"
+CJK_FONT = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+THAI_FONT = "/usr/share/fonts/truetype/tlwg/Loma.ttf"
+
+POPPLER = Tool("poppler-utils (pdftotext, pdftoppm)", _on_path("pdftotext", "pdftoppm"),
+               ("poppler-utils", "poppler-utils", "poppler"))
+TEST_TOOLS = (
+    POPPLER,
+    Tool(f"Chromium at {CHROMIUM} (the live preview's browser tests)",
+         lambda: os.path.exists(CHROMIUM), ("chromium", "chromium", "cask:chromium")),
+    Tool("Noto Sans CJK (Japanese and Korean manuscripts)",
+         lambda: os.path.exists(CJK_FONT),
+         ("fonts-noto-cjk", "google-noto-sans-cjk-fonts", "cask:font-noto-sans-cjk")),
+    Tool("TLWG Thai fonts (Thai manuscripts)", lambda: os.path.exists(THAI_FONT),
+         ("fonts-thai-tlwg", "thai-scalable-fonts-common", "cask:font-loma")),
+)
+NEEDS = {"build": (), "test": TEST_TOOLS, "look": (POPPLER,)}
+
+
+def missing_tools(tools) -> list[Tool]:
+    return [tool for tool in tools if not tool.found()]
+
+
+def tools_message(missing: list[Tool], target: str) -> str:
+    lines = [f"printshop: `make {target}` needs what is missing here: "
+             f"{'; '.join(tool.label for tool in missing)}.", "Install it, then try again:"]
+    width = max(len(system) for system, _ in INSTALL) + 1
+    for n, (system, command) in enumerate(INSTALL):
+        install = command.split(" install ")[0] + " install"
+        names = [t.packages[n] for t in missing]
+        plain = [name for name in names if not name.startswith("cask:")]
+        casks = [name.removeprefix("cask:") for name in names if name.startswith("cask:")]
+        commands = ([f"{install} {' '.join(plain)}"] if plain else []) + \
+            ([f"{install} --cask {' '.join(casks)}"] if casks else [])
+        lines.append(f"  {system + ':':<{width}} {' && '.join(commands)}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`system_check.py [build|test|look]`: the libraries every target needs, and the
+    programs and fonts `make test` or `make look` need too."""
+    argv = sys.argv[1:] if argv is None else argv
+    target = argv[0] if argv else "build"
     missing = missing_libraries()
     if missing:
         print(install_message(missing), file=sys.stderr)
+        return 1
+    tools = missing_tools(NEEDS.get(target, ()))
+    if tools:
+        print(tools_message(tools, target), file=sys.stderr)
         return 1
     found = ", ".join(f"{name} {version}" for name, version in versions().items())
     print(f"printshop: system libraries OK ({found}, with HarfBuzz's font subsetter)")

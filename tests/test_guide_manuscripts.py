@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 
 from printshop.builder import build_project
+from printshop import system_check
 from printshop.errors import PrintshopError
 
 from conftest import FIXTURES, pdf_reader, pdf_text
 
 MANUSCRIPTS = FIXTURES / "manuscripts"
-HAVE_SYSTEM_FONTS = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc").exists() \
-    and Path("/usr/share/fonts/truetype/tlwg/Loma.ttf").exists()
+HAVE_SYSTEM_FONTS = Path(system_check.CJK_FONT).exists() and \
+    Path(system_check.THAI_FONT).exists()   # `make test` stops first if they are missing
 
 
 def build(source: Path, out: Path, **options):

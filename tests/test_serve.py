@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from printshop import system_check
 from printshop.serve import Preview
 from test_cache import make_project
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = system_check.CHROMIUM   # `make test` stops first if it is missing
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]

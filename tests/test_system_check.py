@@ -103,3 +103,30 @@ def test_without_pango_printshop_stops_at_once_naming_the_packages(tmp_path):
     for package in ("libpangoft2-1.0-0", *PACKAGES):
         assert package in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()
+
+
+def test_make_test_names_the_programs_and_fonts_it_lacks(tmp_path):
+    """Without poppler-utils on the PATH, `make test`'s check stops at once and says what to
+    install on each system (the tests would otherwise fail on a missing pdftotext)."""
+    result = run(sys.executable, str(REPO / "printshop" / "system_check.py"), "test",
+                 env={"PATH": str(tmp_path)})
+    assert result.returncode == 1
+    assert "poppler-utils" in result.stderr.splitlines()[0]
+    assert "sudo apt-get install poppler-utils" in result.stderr
+    assert "brew install poppler" in result.stderr and "Traceback" not in result.stderr
+    # `make build` needs none of it
+    build = run(sys.executable, str(REPO / "printshop" / "system_check.py"), "build",
+                env={"PATH": str(tmp_path)})
+    assert build.returncode == 0
+
+
+def test_every_thing_the_tests_need_is_named_with_its_package(monkeypatch, capsys):
+    monkeypatch.setattr(system_check.shutil, "which", lambda name: None)
+    monkeypatch.setattr(system_check.os.path, "exists", lambda path: False)
+    assert system_check.main(["test"]) == 1
+    message = capsys.readouterr().err
+    debian = next(line for line in message.splitlines() if "apt-get" in line)
+    for package in ("poppler-utils", "chromium", "fonts-noto-cjk", "fonts-thai-tlwg"):
+        assert package in debian
+    assert system_check.main(["look"]) == 1
+    assert "fonts-noto-cjk" not in capsys.readouterr().err   # `make look` needs poppler only
