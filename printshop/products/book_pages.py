@@ -6,18 +6,20 @@ render time. So printshop finds the numbers itself and prints them as text:
 
 1. A first pass lays each part of the book out on its own (the front matter, each chapter,
    the colophon), on every core at once, with a placeholder for every number, and reads
-   which page each id falls on. A chapter starts on the next right-hand page, so the
-   parts' page counts give every id's page in the book.
-2. The whole book is laid out once, with `target-counter(attr(href url), page)` in the
-   stylesheets replaced by `attr(data-page-ref)` and every `<a href="#id">` carrying the
-   number of its target's page.
-3. The page of every referenced id in that book is checked against the number printed; a
-   difference (a line that broke differently) means one more whole-book pass with the
-   numbers just read, until they agree.
+   how many pages each part has and which page each id falls on. A rebuild skips it: where
+   the last build's parts fell (`placed_as_json`, kept in the build cache) is the guess.
+2. Each part is laid out again, on every core, with `target-counter(attr(href url), page)`
+   in the stylesheets replaced by `attr(data-page-ref)`, every `<a href="#id">` carrying
+   the number of its target's page, and its folios starting at its page in the book; the
+   parts are joined into one PDF (products/book_parts.py).
+3. The page of every referenced id is checked against the number printed; a part whose
+   numbers or first page turn out wrong (a line that broke differently) is laid out again
+   with the numbers just read, until they agree; if they never do, the whole book is laid
+   out at once.
 
 Anything this cannot express exactly (other target-counter() forms, page counters reset
 by the stylesheets, a template without the usual parts) is rendered the old way, by
-WeasyPrint alone. The numbers from a pass are kept in memory per book text, so a warm
+WeasyPrint alone. What a build found is kept in memory per book text too, so a warm
 process (printshop serve) rebuilding an unchanged book skips the first pass.
 """
 
@@ -106,7 +108,7 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
         result, = ctx.renderer.render([job])
         return result
     parts = [Part(kind, html) for kind, html in split]
-    key = hashlib.sha256("\0".join([job.html, *map(repr, sheets)]).encode()).hexdigest()
+    key = _book_key(job, sheets)
     known = _numbers_for.get(key)
     passes = MAX_PASSES
     if known is None and guess is not None:
@@ -126,14 +128,18 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
     return _render_whole(ctx, job, sheets, known[1])
 
 
+def _book_key(job: RenderJob, sheets: tuple[Stylesheet, ...]) -> str:
+    """The book's text and stylesheets, numbers left out: what `_numbers_for` is kept by."""
+    return hashlib.sha256("\0".join([job.html, *map(repr, sheets)]).encode()).hexdigest()
+
+
 def placed_as_json(job: RenderJob) -> dict | None:
     """What the last `render_book` of `job` found of its parts (first pages, each id's page,
     the named strings each starts with), for the next build's `guess`; None if unknown."""
     sheets = literal_stylesheets(job.stylesheets)
     if sheets is None:
         return None
-    key = hashlib.sha256("\0".join([job.html, *map(repr, sheets)]).encode()).hexdigest()
-    known = _numbers_for.get(key)
+    known = _numbers_for.get(_book_key(job, sheets))
     if known is None:
         return None
     firsts, numbers, strings = known

@@ -10,7 +10,8 @@ own instead, on every core at once, and the parts' PDFs are joined (render/book_
 * the blank page before a chapter that must start on a right-hand page: each part ends with
   an empty copy of the next part's element, so WeasyPrint makes that blank page with the
   book's own `@page :blank` rule; the empty element's page is dropped when joining;
-* its running heads: the book's title is set again, invisibly, at the top of each part;
+* its running heads: the named strings (`string-set`) the parts before it ended with are
+  carried into it (render/strings.py), as the book's title set on the title page;
 * links to other parts: WeasyPrint links only to ids in its own document, so a link to
   another part points at an invisible stand-in id (`ps-ext-ID`) at the top of the part, and
   the join points it back at ID, whose destination the other part's PDF has.
@@ -83,18 +84,21 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
         part = parts[index]
         next_kind = parts[index + 1].kind if index + 1 < len(parts) else None
         html = part_html(part, book_ids, numbers, next_kind)
-        css = ""
-        if firsts is not None:
-            first = firsts[index]
-            css += (f"@page :first {{ counter-reset: page {first}; }}\n"
-                    f"html {{ break-before: {'right' if first % 2 else 'left'}; }}\n")
-        extra = (Stylesheet(text=css, label="the part's place in the book"),) if css else ()
+        extra = (place_in_book(firsts[index]),) if firsts is not None else ()
         jobs.append(replace(job, html=html, stylesheets=sheets + extra, anchors=True,
                             layout_only=layout_only,
                             strings=strings[index] if strings is not None else (),
                             page_check=job.page_check and not layout_only,
                             source=job.source))
     return jobs
+
+
+def place_in_book(first: int) -> Stylesheet:
+    """A part (or a chapter previewed alone) numbered from its page `first` in the book,
+    its first page a left or right page as it is there."""
+    return Stylesheet(text=f"@page :first {{ counter-reset: page {first}; }}\n"
+                           f"html {{ break-before: {'right' if first % 2 else 'left'}; }}\n",
+                      label="its page numbers in the book")
 
 
 def placed(parts: list[Part], results: list[RenderResult]

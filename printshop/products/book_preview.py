@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 
 from printshop.products.book_pages import (MAX_PASSES, literal_stylesheets, number_links,
                                            split_parts)
-from printshop.render.pdf import RenderJob, Stylesheet
+from printshop.products.book_parts import place_in_book
+from printshop.render.pdf import RenderJob
 
 _SOURCE = re.compile(r'<section class="chapter" data-source="([^"]*)"')
 _CHAPTER_ID = re.compile(r'<h1 class="chapter-title" id="([^"]+)"')
@@ -104,10 +105,7 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
     first = known["first"]
     text = _with_book_title(text, job.html)
     own = set(_ID.findall(text[text.find("<section"):]))
-    side = "right" if first % 2 else "left"
-    sheets += (Stylesheet(text=f"@page :first {{ counter-reset: page {first}; }}\n"
-                               f"html {{ break-before: {side}; }}\n",
-                          label="chapter preview: its page numbers in the book"),)
+    sheets += (place_in_book(first),)
     numbers = dict(pages.anchors)
     if chapter_id:
         numbers[chapter_id[1]] = first
