@@ -240,7 +240,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
     for product in products:  # only now: an entry never claims files that are not there
         plan.cache.store(*plan.keys[product.name], recorders[product.name],
                          outputs[product.name], warnings[product.name],
-                         getattr(product, "cache_extra", None))
+                         product.cache_extra)
     report.products = products
     report.built = names
 

@@ -55,6 +55,11 @@ class Product:
         self.project = project
         self.name = name
         self.options = options
+        # what a build keeps for the next one in its build-cache entry (the book: where its
+        # pages fell), and what the last good build kept, set by the builder: hints that
+        # may make a build faster, never change what it makes
+        self.cache_extra: dict = {}
+        self.last_build: dict = {}
 
     def check(self, ctx: BuildContext) -> None:
         """Validate everything this product needs, without rendering."""

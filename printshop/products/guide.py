@@ -234,7 +234,7 @@ class Guide(Product):
                 ctx.progress(f"{self.name}: rendering the PDF")
             # page references as known numbers; where the last build's parts fell is the
             # first guess (a wrong one costs a pass, never a wrong number)
-            guess = (getattr(self, "last_build", None) or {}).get("parts")
+            guess = self.last_build.get("parts")
             result = render_book(ctx, job, guess)
             claimed = self._claimed_fonts
             if set(result.fonts) != set(claimed):
