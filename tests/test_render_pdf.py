@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from printshop.render.pdf import Renderer, RenderJob
+import tempfile
+
+from printshop.render.pdf import Renderer, RenderJob, Stylesheet
+from printshop.resources import TEMPLATES_DIR
 
 from conftest import RULES_SRC
 
@@ -21,3 +24,21 @@ def test_release_stops_the_workers_and_the_next_render_starts_new_ones():
         second, = renderer.render([job("two")])
         assert first.pages == second.pages == 1
         assert renderer.pool.workers[0].process.pid != pid
+
+
+def test_workers_leave_no_font_files_in_the_temporary_folder(tmp_path, monkeypatch):
+    # @font-face files are copied into a folder WeasyPrint only removes when its font
+    # configuration is garbage-collected, which never happens to a worker's: every build
+    # used to leave a few MB per worker behind in /tmp.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    fonts = Stylesheet(path=str(TEMPLATES_DIR / "css" / "fonts.css"))
+    with Renderer(processes=2) as renderer:
+        first, second = renderer.render([
+            RenderJob(html=f'<p style="font-family: Vollkorn">{text}</p>',
+                      stylesheets=(fonts,), roots=(str(TEMPLATES_DIR),),
+                      base_url=TEMPLATES_DIR.as_uri() + "/", source="test")
+            for text in ("one", "two")])
+        assert first.pages == second.pages == 1
+        folders = [p for p in tmp_path.iterdir() if "fontconfig" not in p.name]
+        assert folders, "the workers keep their font files while they live"
+    assert [p.name for p in tmp_path.iterdir() if "fontconfig" not in p.name] == []

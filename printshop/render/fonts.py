@@ -93,6 +93,20 @@ def fontconfig_file(policy: FontPolicy = BUNDLED_ONLY) -> str:
     return str(config)
 
 
+def remove_font_folder_at_exit(config) -> None:
+    """Give a WeasyPrint FontConfiguration a folder for its @font-face files that is removed
+    when this process ends. WeasyPrint removes its own folder in `__del__`, which never runs
+    for a configuration kept for the life of a process (ours are): every build left a
+    few MB of font files per worker in the temporary folder (11 GB here over two days).
+    multiprocessing's finalizers run when a worker returns and at the parent's exit."""
+    import shutil
+    from multiprocessing.util import Finalize
+
+    folder = Path(tempfile.mkdtemp(prefix="printshop-fonts-"))
+    config._folder = folder
+    Finalize(config, shutil.rmtree, args=(folder, True), exitpriority=0)
+
+
 def isolate_fontconfig(policy: FontPolicy = BUNDLED_ONLY) -> str:
     """Point this process (a render worker) at the fontconfig file for `policy`."""
     config = fontconfig_file(policy)

@@ -185,7 +185,8 @@ def _font_config(job: RenderJob | None):
     from weasyprint.text.fonts import FontConfiguration
 
     from printshop.render import speedups
-    from printshop.render.fonts import BUNDLED_ONLY, isolate_fontconfig
+    from printshop.render.fonts import (BUNDLED_ONLY, isolate_fontconfig,
+                                        remove_font_folder_at_exit)
     from printshop.render.subsetting import keep_font_dates
 
     policy = (job.fonts if job is not None else None) or BUNDLED_ONLY
@@ -196,6 +197,7 @@ def _font_config(job: RenderJob | None):
         isolate_fontconfig(policy)
         keep_font_dates()
         configs[policy] = FontConfiguration()
+        remove_font_folder_at_exit(configs[policy])
     return configs[policy]
 
 
