@@ -184,7 +184,7 @@ def _font_config(job: RenderJob | None):
     the configuration is made, so each policy gets its own file and its own object."""
     from weasyprint.text.fonts import FontConfiguration
 
-    from printshop.render import speedups
+    from printshop.render import column_balance, speedups
     from printshop.render.fonts import (BUNDLED_ONLY, isolate_fontconfig,
                                         remove_font_folder_at_exit)
     from printshop.render.subsetting import keep_font_dates
@@ -194,6 +194,7 @@ def _font_config(job: RenderJob | None):
     if policy not in configs:
         if not configs:
             speedups.apply()
+            column_balance.apply()
         isolate_fontconfig(policy)
         keep_font_dates()
         configs[policy] = FontConfiguration()

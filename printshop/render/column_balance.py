@@ -1,0 +1,156 @@
+"""Balanced columns found in a few layouts instead of one a pixel.
+
+WeasyPrint 70 balances a run of columns (before a `column-span: all` block, at a chapter's
+end) by laying them out at the average height and, while the content does not fit, adding
+the least height that would pull one more box up (the smallest seen so far), and laying
+out again. When no column has a box waiting that says how much (a paragraph that could
+break anywhere, a table row), it adds 1 px: the guide's contents page took 132 layouts of
+its columns, one a pixel, and chapter 06 took 193 over four runs of columns, three
+quarters of those parts' layout time.
+
+`BalanceSearch` reaches the height WeasyPrint's stepping reaches, without walking it: the
+1 px crawl is replaced by a search for its first height where the content fits or a box
+reports how much more it needs (doubling the step, then halving the gap), and from there
+WeasyPrint's own steps are taken as it takes them. Where fitting grows with height, as it
+does for ordinary content, the columns come out exactly as before (every product of the
+kit is byte for byte the same, the guide's contents page in 16 layouts instead of 132);
+where it does not, the search may settle on another height at which the content was seen
+to fit. The layout the loop leaves behind is one at the chosen height, as WeasyPrint's is.
+
+The change is made to WeasyPrint's own function (a few lines of its source replaced), and
+only when the source is exactly the text it was written against; otherwise nothing is
+patched and WeasyPrint balances as it always has.
+"""
+
+from __future__ import annotations
+
+import inspect
+from math import floor, inf
+
+# (WeasyPrint's text, printshop's text): each must be found exactly once
+_START = (
+    """                        balancing = True
+                        height = sum(consumed_heights) / count
+""",
+    """                        balancing = True
+                        height = sum(consumed_heights) / count
+                        search = BalanceSearch(height, max_height, lost_space)
+                        lost_space = inf
+""")
+_STEP = (
+    """            if balancing:
+                if column_skip_stack is None:
+                    # We rendered the whole content, stop
+                    break
+
+                # Increase the column heights and render them again
+                add_height = 1 if lost_space == inf else lost_space
+                height += add_height
+
+                if height > max_height:
+                    # We reached max height, stop rendering
+                    height = max_height
+                    stop_rendering = True
+                    break
+""",
+    """            if balancing:
+                # printshop: the next height to try (printshop/render/column_balance.py)
+                height = search.next(height, column_skip_stack is None, lost_space)
+                lost_space = inf
+                if search.done:
+                    stop_rendering = search.overflows
+                    break
+""")
+
+
+class BalanceSearch:
+    """The heights to lay a run of columns out at, given how each try went.
+
+    WeasyPrint's rule: after a try at height h that does not fit, try h + step, where step
+    is the smallest need (`lost`) any try has reported, or 1 px when none has; stop at the
+    first try that fits, or give up (`overflows`) past the page's height."""
+
+    def __init__(self, start: float, max_height: float, lost: float):
+        self.start, self.max_height = start, max_height
+        self.step = lost            # WeasyPrint's remembered smallest need (inf: none yet)
+        self.base = start           # where the current 1 px crawl started
+        self.tried: dict[int, tuple[bool, float]] = {}
+        self.below = -1             # the crawl's last pixel known to neither fit nor need
+        self.above: int | None = None   # its first pixel known to fit or to need
+        self.done = self.overflows = False
+        self.last = None            # the height of the last try
+        self.final: float | None = None
+
+    def next(self, height: float, fits: bool, lost: float) -> float:
+        """The height of the next try after one at `height`; sets `done` when the search
+        ends (the returned height is then the columns' height)."""
+        self.last = height
+        if self.final is not None:      # the re-try at the chosen height, so the layout
+            self.done = True            # left behind is one at that height
+            return self.final
+        if self.step != inf:
+            return self._weasyprint_step(height, fits, lost)
+        pixel = round(height - self.base)
+        self.tried[pixel] = (fits, lost)
+        if fits or lost != inf:
+            self.above = pixel if self.above is None else min(self.above, pixel)
+        else:
+            self.below = max(self.below, pixel)
+        last_pixel = floor(self.max_height - self.base + 1e-9)
+        if self.above is None:
+            if self.below >= last_pixel:    # the crawl would pass the page's height
+                return self._give_up()
+            return self.base + min(2 * self.below + 2, last_pixel)
+        if self.above > self.below + 1:
+            return self.base + (self.below + self.above) // 2
+        # the crawl's first height that fits or says how much more it needs
+        first = self.base + self.above
+        fits, lost = self.tried[self.above]
+        if fits:
+            return self._finish(first)
+        self.step = lost
+        return self._advance(first + lost)
+
+    def _weasyprint_step(self, height: float, fits: bool, lost: float) -> float:
+        self.step = min(self.step, lost)
+        if fits:
+            return self._finish(height)
+        return self._advance(height + self.step)
+
+    def _advance(self, height: float) -> float:
+        return self._give_up() if height > self.max_height else height
+
+    def _give_up(self) -> float:
+        self.done = self.overflows = True
+        return self.max_height
+
+    def _finish(self, height: float) -> float:
+        if self.last == height:
+            self.done = True
+        else:
+            self.final = height
+        return height
+
+
+_original = None   # WeasyPrint's own columns_layout, once patched
+
+
+def apply() -> bool:
+    """Patch WeasyPrint's column layout; False (nothing changed) if its source differs."""
+    global _original
+    if _original is not None:
+        return True
+    try:
+        from weasyprint.layout import block, column
+        source = inspect.getsource(column)
+    except (ImportError, OSError, TypeError):
+        return False
+    for old, new in (_START, _STEP):
+        if source.count(old) != 1:
+            return False
+        source = source.replace(old, new)
+    namespace = dict(vars(column), BalanceSearch=BalanceSearch)
+    exec(compile(source, column.__file__, "exec"), namespace)
+    _original = column.columns_layout
+    column.columns_layout = block.columns_layout = namespace["columns_layout"]
+    return True

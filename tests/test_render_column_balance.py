@@ -1,0 +1,143 @@
+"""Balanced columns (render/column_balance.py): the pages WeasyPrint's own balancing makes,
+in far fewer layouts of the columns."""
+
+from __future__ import annotations
+
+import random
+from math import inf
+
+import pytest
+
+from printshop.render import column_balance
+from printshop.render.column_balance import BalanceSearch
+from printshop.render.pdf import RenderJob, render_job
+
+
+def weasyprint_steps(start, max_height, lost0, model):
+    """WeasyPrint 70's rule, as its column layout applies it: (height, overflows, tries)."""
+    height, step, tries = start, lost0, 0
+    while True:
+        fits, lost = model(height)
+        tries += 1
+        step = min(step, lost)
+        if fits:
+            return height, False, tries
+        height += 1 if step == inf else step
+        if height > max_height:
+            return max_height, True, tries
+
+
+def searched(start, max_height, lost0, model):
+    """The same loop driven by BalanceSearch: (height, overflows, tries, last height tried)."""
+    search, height, tries = BalanceSearch(start, max_height, lost0), start, 0
+    while True:
+        fits, lost = model(height)
+        tries += 1
+        last = height
+        height = search.next(height, fits, lost)
+        if search.done:
+            return height, search.overflows, tries, last
+
+
+def random_model(rng, start, max_height, monotonic=True):
+    """Content that fits from `fit_at` up, and from `need_from` up a column's next box
+    says how much more height it needs (`monotonic`), or only at some heights."""
+    fit_at = rng.uniform(start, max_height + 40)
+    need_from = rng.uniform(start, fit_at + 20)
+    needs = [rng.uniform(1.5, 30) if monotonic else rng.choice([rng.uniform(1.5, 30), inf])
+             for _ in range(200)]
+
+    def model(height):
+        lost = needs[int(height // 7) % 200] if height >= need_from else inf
+        return height >= fit_at, lost
+    return model
+
+
+def test_the_search_ends_where_weasyprint_would_in_fewer_tries():
+    rng = random.Random(13)
+    fewer = 0
+    for _ in range(400):
+        start = rng.uniform(20, 400)
+        max_height = start + rng.uniform(0, 700)
+        lost0 = rng.choice([inf, inf, rng.uniform(2, 20)])
+        model = random_model(rng, start, max_height)
+        expected, overflows, their_tries = weasyprint_steps(start, max_height, lost0, model)
+        height, our_overflows, our_tries, last = searched(start, max_height, lost0, model)
+        assert (height, our_overflows) == (pytest.approx(expected), overflows)
+        if not overflows:
+            assert last == pytest.approx(height)   # the layout left behind is the chosen one
+        fewer += our_tries < their_tries
+        assert our_tries <= their_tries + 3
+    assert fewer > 200
+
+
+def test_where_fitting_does_not_grow_with_height_the_columns_still_fit():
+    # no longer exactly WeasyPrint's height (the search skips heights the crawl would
+    # try), but always a height at which the content was seen to fit
+    rng = random.Random(14)
+    for _ in range(400):
+        start = rng.uniform(20, 400)
+        max_height = start + rng.uniform(0, 700)
+        model = random_model(rng, start, max_height, monotonic=False)
+        height, overflows, _, last = searched(start, max_height, inf, model)
+        assert overflows or (model(height)[0] and last == height)
+
+
+def test_a_long_crawl_takes_a_few_tries():
+    # the guide's contents page: fits 130 px above the average, no box ever says by how much
+    height, overflows, tries, _ = searched(120.0, 916.0, inf, lambda h: (h >= 250, inf))
+    assert (height, overflows) == (250.0, False)
+    assert tries <= 20   # WeasyPrint: 131 layouts
+    assert weasyprint_steps(120.0, 916.0, inf, lambda h: (h >= 250, inf))[2] == 131
+
+
+def test_content_that_never_fits_overflows_at_the_page_height():
+    assert searched(100.0, 300.5, inf, lambda h: (False, inf))[:2] == (300.5, True)
+    assert searched(100.0, 300.5, 40.0, lambda h: (False, inf))[:2] == (300.5, True)
+
+
+# --- against WeasyPrint's own column layout ---------------------------------------------
+
+def _document(sections: int) -> str:
+    body = "".join(f"<h3 style='margin: 4px 0'>Section {i}</h3><p style='margin: 0'>Some "
+                   "words here, and more words that make this paragraph run over three or "
+                   "four lines in a narrow column of text.</p>" for i in range(sections))
+    return (f"<html><body><div style='columns: 2; font-size: 11px'>{body}"
+            "<div style='column-span: all'>After the columns</div></div></body></html>")
+
+
+@pytest.fixture
+def column_layouts(monkeypatch):
+    """Counts the layouts of column boxes, and switches WeasyPrint's own balancing back on."""
+    from weasyprint.layout import block
+
+    assert column_balance.apply(), "WeasyPrint's column layout is not the text patched"
+    patched = block.columns_layout
+    counted = {"layouts": 0}
+    real = block.block_box_layout
+
+    def counting(context, box, *args, **kwargs):
+        if getattr(box, "is_column", False):
+            counted["layouts"] += 1
+        return real(context, box, *args, **kwargs)
+
+    monkeypatch.setattr(block, "block_box_layout", counting)
+
+    def render(html: str, original: bool) -> tuple[bytes, int]:
+        counted["layouts"] = 0
+        monkeypatch.setattr(block, "columns_layout",
+                            column_balance._original if original else patched)
+        result = render_job(RenderJob(html=html, stylesheets=(), roots=("/nonexistent",),
+                                      base_url="file:///nonexistent/", source="test"))
+        monkeypatch.setattr(block, "columns_layout", patched)
+        return result.pdf, counted["layouts"]
+    return render
+
+
+@pytest.mark.parametrize("sections", [3, 8])
+def test_the_same_pdf_as_weasyprints_balancing(column_layouts, sections):
+    theirs, their_layouts = column_layouts(_document(sections), original=True)
+    ours, our_layouts = column_layouts(_document(sections), original=False)
+    assert ours == theirs
+    if sections == 3:        # a 1 px crawl of about 60 layouts of both columns
+        assert their_layouts > 100 and our_layouts < their_layouts / 2
