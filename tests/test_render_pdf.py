@@ -42,3 +42,22 @@ def test_workers_leave_no_font_files_in_the_temporary_folder(tmp_path, monkeypat
         folders = [p for p in tmp_path.iterdir() if "fontconfig" not in p.name]
         assert folders, "the workers keep their font files while they live"
     assert [p.name for p in tmp_path.iterdir() if "fontconfig" not in p.name] == []
+
+
+def test_a_forked_worker_starts_without_its_parents_fonts_and_stylesheets():
+    # two workers forked from a process that had rendered shared its font configuration,
+    # and so its folder of @font-face files: one rewriting a file the other had mapped
+    # killed it with SIGBUS (seen in the test suite)
+    import os
+
+    from printshop.render import pdf
+    from printshop.render.pdf import render_job
+
+    render_job(job("in the parent"))
+    assert pdf._process_state.get("fonts")
+    child = os.fork()
+    if child == 0:
+        os._exit(0 if pdf._process_state == {} else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert pdf._process_state.get("fonts")      # the parent keeps its own

@@ -8,14 +8,15 @@ break anywhere, a table row), it adds 1 px: the guide's contents page took 132 l
 its columns, one a pixel, and chapter 06 took 193 over four runs of columns, three
 quarters of those parts' layout time.
 
-`BalanceSearch` reaches the height WeasyPrint's stepping reaches, without walking it: the
-1 px crawl is replaced by a search for its first height where the content fits or a box
-reports how much more it needs (doubling the step, then halving the gap), and from there
-WeasyPrint's own steps are taken as it takes them. Where fitting grows with height, as it
-does for ordinary content, the columns come out exactly as before (every product of the
-kit is byte for byte the same, the guide's contents page in 16 layouts instead of 132);
-where it does not, the search may settle on another height at which the content was seen
-to fit. The layout the loop leaves behind is one at the chosen height, as WeasyPrint's is.
+`BalanceSearch` reaches the height WeasyPrint's stepping reaches without walking it. Its
+tries come in runs of one step (1 px while no need is known, then the smallest need);
+a run ends at its first try that fits or reports a smaller need, and that try is found
+by doubling the index, then halving the gap; from there the next run starts as
+WeasyPrint's would. Where fitting grows with height, as it does for ordinary content,
+the columns come out exactly as before (every product of the kit is byte for byte the
+same; the guide's contents page takes 16 layouts instead of 132); where it does not, the
+search may settle on another height at which the content was seen to fit. The layout the
+loop leaves behind is one at the chosen height, as WeasyPrint's is.
 
 The change is made to WeasyPrint's own function (a few lines of its source replaced), and
 only when the source is exactly the text it was written against; otherwise nothing is
@@ -25,7 +26,7 @@ patched and WeasyPrint balances as it always has.
 from __future__ import annotations
 
 import inspect
-from math import floor, inf
+from math import inf
 
 # (WeasyPrint's text, printshop's text): each must be found exactly once
 _START = (
@@ -67,19 +68,28 @@ class BalanceSearch:
     """The heights to lay a run of columns out at, given how each try went.
 
     WeasyPrint's rule: after a try at height h that does not fit, try h + step, where step
-    is the smallest need (`lost`) any try has reported, or 1 px when none has; stop at the
-    first try that fits, or give up (`overflows`) past the page's height."""
+    is the smallest need (`lost`) any try has reported, or 1 px while none has; stop at the
+    first try that fits, or give up (`overflows`) past the page's height. A run of tries
+    with one step ends at the first that fits or reports a smaller need: that try is found
+    by doubling the index, then halving the gap."""
 
     def __init__(self, start: float, max_height: float, lost: float):
-        self.start, self.max_height = start, max_height
-        self.step = lost            # WeasyPrint's remembered smallest need (inf: none yet)
-        self.base = start           # where the current 1 px crawl started
-        self.tried: dict[int, tuple[bool, float]] = {}
-        self.below = -1             # the crawl's last pixel known to neither fit nor need
-        self.above: int | None = None   # its first pixel known to fit or to need
+        self.max_height = max_height
+        self.need = lost            # WeasyPrint's remembered smallest need (inf: none yet)
         self.done = self.overflows = False
-        self.last = None            # the height of the last try
-        self.final: float | None = None
+        self.last: float | None = None     # the height of the last try
+        self.final: float | None = None    # the chosen height, tried once more
+        self._run(start)
+
+    def _run(self, base: float) -> None:
+        """Tries base, base + step, … as WeasyPrint would (its additions, its rounding)."""
+        self.step = 1 if self.need == inf else self.need
+        self.heights = [base]
+        while self.heights[-1] + self.step <= self.max_height:
+            self.heights.append(self.heights[-1] + self.step)
+        self.tried: dict[int, tuple[bool, float]] = {}
+        self.below, self.above = -1, None   # last index known to go on, first to end
+        self.asked = 0
 
     def next(self, height: float, fits: bool, lost: float) -> float:
         """The height of the next try after one at `height`; sets `done` when the search
@@ -88,37 +98,32 @@ class BalanceSearch:
         if self.final is not None:      # the re-try at the chosen height, so the layout
             self.done = True            # left behind is one at that height
             return self.final
-        if self.step != inf:
-            return self._weasyprint_step(height, fits, lost)
-        pixel = round(height - self.base)
-        self.tried[pixel] = (fits, lost)
-        if fits or lost != inf:
-            self.above = pixel if self.above is None else min(self.above, pixel)
+        index = self.asked
+        self.tried[index] = (fits, lost)
+        if fits or lost < self.need:
+            self.above = index if self.above is None else min(self.above, index)
         else:
-            self.below = max(self.below, pixel)
-        last_pixel = floor(self.max_height - self.base + 1e-9)
+            self.below = max(self.below, index)
+        last = len(self.heights) - 1
         if self.above is None:
-            if self.below >= last_pixel:    # the crawl would pass the page's height
+            if self.below >= last:      # the next step would pass the page's height
                 return self._give_up()
-            return self.base + min(2 * self.below + 2, last_pixel)
+            return self._ask(min(2 * self.below + 1, last))
         if self.above > self.below + 1:
-            return self.base + (self.below + self.above) // 2
-        # the crawl's first height that fits or says how much more it needs
-        first = self.base + self.above
+            return self._ask((self.below + self.above) // 2)
+        height = self.heights[self.above]
         fits, lost = self.tried[self.above]
         if fits:
-            return self._finish(first)
-        self.step = lost
-        return self._advance(first + lost)
-
-    def _weasyprint_step(self, height: float, fits: bool, lost: float) -> float:
-        self.step = min(self.step, lost)
-        if fits:
             return self._finish(height)
-        return self._advance(height + self.step)
+        self.need = lost
+        if height + lost > self.max_height:
+            return self._give_up()
+        self._run(height + lost)
+        return self.heights[0]
 
-    def _advance(self, height: float) -> float:
-        return self._give_up() if height > self.max_height else height
+    def _ask(self, index: int) -> float:
+        self.asked = index
+        return self.heights[index]
 
     def _give_up(self) -> float:
         self.done = self.overflows = True

@@ -99,12 +99,20 @@ def remove_font_folder_at_exit(config) -> None:
     for a configuration kept for the life of a process (ours are): every build left a
     few MB of font files per worker in the temporary folder (11 GB here over two days).
     multiprocessing's finalizers run when a worker returns and at the parent's exit."""
-    import shutil
+    import weakref
     from multiprocessing.util import Finalize
 
     folder = Path(tempfile.mkdtemp(prefix="printshop-fonts-"))
     config._folder = folder
-    Finalize(config, shutil.rmtree, args=(folder, True), exitpriority=0)
+    Finalize(config, _remove_font_folder, args=(folder, weakref.ref(config)), exitpriority=0)
+
+
+def _remove_font_folder(folder: Path, config) -> None:
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+    if config() is not None:    # WeasyPrint's own __del__ then has nothing left to remove
+        config()._folder = None
 
 
 def isolate_fontconfig(policy: FontPolicy = BUNDLED_ONLY) -> str:

@@ -7,7 +7,9 @@ whole build
 
 from __future__ import annotations
 
+import atexit
 import logging
+import os
 import re
 import threading
 from dataclasses import dataclass, field
@@ -72,6 +74,21 @@ class RenderResult:
 
 _LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
 _process_state: dict = {}
+
+
+def _forget_process_state() -> None:
+    """A forked worker starts with nothing of its parent's: a font configuration shared by
+    two processes shares its folder of @font-face files, and one worker rewriting a file
+    the other has mapped kills that one (SIGBUS); the parsed stylesheets belong to it."""
+    _process_state.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_process_state)
+# and an exiting process drops its fonts while Pango is still whole: the fork hook keeps
+# this module's state alive into the interpreter's last collection, where freeing a font
+# map crashed (a segfault after the output was written)
+atexit.register(_forget_process_state)
 
 
 class _Collect(logging.Handler):
