@@ -61,3 +61,19 @@ def test_a_forked_worker_starts_without_its_parents_fonts_and_stylesheets():
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert pdf._process_state.get("fonts")      # the parent keeps its own
+
+
+def test_a_job_handed_over_early_rides_with_the_next_batch():
+    # the book's blank sheet is rendered with the book's parts, on a core that would
+    # otherwise wait for the longest part, not after them on its own
+    with Renderer(processes=1) as renderer:
+        rider = job("the sheet")
+        renderer.also(rider)
+        first, = renderer.render([job("a part of the book")])
+        renderer.release()
+        sheet, = renderer.render([rider])
+        assert renderer.pool.workers == []     # no worker started: it was rendered already
+        assert first.pages == sheet.pages == 1
+        assert b"%PDF" in sheet.pdf[:8]
+        renderer.render([rider])               # once taken, it renders like any job
+        assert renderer.pool.workers

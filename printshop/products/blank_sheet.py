@@ -212,8 +212,7 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
 
     import pikepdf
 
-    sheet_paper = paper if paper in SHEET_PAPERS else "a4"
-    press = profile if profile is not None and profile.for_press else None
+    sheet_paper, press = _book_sheet_paper(paper), _press(profile)
     # pikepdf, not pypdf: cloning the whole book in pure Python took ~0.5 s of the guide's
     with pikepdf.open(io.BytesIO(book_pdf)) as book:
         last = book.pages[-1]
@@ -242,6 +241,31 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
             out = io.BytesIO()
             book.save(out, deterministic_id=True)
             return out.getvalue(), len(book.pages)
+
+
+def render_sheet_with_book(ctx: BuildContext, project, paper: str, profile=None) -> None:
+    """Have the renderer draw the book's sheet alongside the book's parts (`Renderer.also`)
+    rather than after them: the sheet's job as `book_with_blank_sheet` will ask for it when
+    the book's pages are its paper's size (a press edition's trimmed to it), which they are
+    unless its stylesheets say otherwise (then the sheet is drawn again, after the book)."""
+    sheet_paper, press = _book_sheet_paper(paper), _press(profile)
+    pt = 72 / 25.4
+    width, height = project.paper_size_mm(sheet_paper)
+    sheet_media = [0.0, 0.0, width * pt, height * pt]
+    page_width, page_height = project.paper_size_mm(paper)
+    page = [0.0, 0.0, page_width * pt, page_height * pt]
+    as_is = press is None and _same_size(sheet_media, page)
+    scale = 1.0 if as_is else _fit(sheet_media, page, page, press)[0]
+    footer = book_sheet_footer(scale, press is not None, sheet_paper)
+    ctx.renderer.also(blank_sheet_product(project).job(ctx, sheet_paper, False, press, footer))
+
+
+def _book_sheet_paper(paper: str) -> str:
+    return paper if paper in SHEET_PAPERS else "a4"
+
+
+def _press(profile):
+    return profile if profile is not None and profile.for_press else None
 
 
 PAPER_NAMES = {"letter": "Letter", "a4": "A4"}

@@ -235,6 +235,10 @@ class Guide(Product):
             # page references as known numbers; where the last build's parts fell is the
             # first guess (a wrong one costs a pass, never a wrong number)
             guess = self.last_build.get("parts")
+            if self.options.blank_sheet:
+                from printshop.products.blank_sheet import render_sheet_with_book
+
+                render_sheet_with_book(ctx, project, paper, profile)
             result = render_book(ctx, job, guess)
             claimed = self._claimed_fonts
             if set(result.fonts) != set(claimed):

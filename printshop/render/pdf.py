@@ -370,11 +370,21 @@ class Renderer:
         # `serve` renders a chapter preview on one thread while another composes HTML
         # editions: the pool takes one caller at a time
         self._lock = threading.RLock()
+        self._riders: list[RenderJob] = []        # to render with the next batch (`also`)
+        self._rode: dict[str, RenderResult] = {}  # their results, by job key
+
+    def also(self, job: RenderJob) -> None:
+        """Render `job` at the end of the next batch of jobs (when a worker is free) and keep
+        its result for the `render` that asks for it: a small job a product needs after a
+        long batch (the blank sheet after the book's parts) then costs no time of its own."""
+        with self._lock:
+            self._riders.append(job)
 
     def new_build(self) -> None:
         """A renderer kept warm across builds (`serve`): workers keep their fonts but drop
         the stylesheets and images they parsed, which may have been edited since."""
         self.epoch += 1
+        self._riders, self._rode = [], {}
 
     def __enter__(self):
         return self
@@ -396,7 +406,35 @@ class Renderer:
 
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
         with self._lock:
-            return self._cached_render(jobs, on_done)
+            if not isinstance(jobs, (list, tuple)) or not (self._riders or self._rode):
+                return self._cached_render(jobs, on_done)
+            return self._render_with_riders(list(jobs), on_done)
+
+    def _render_with_riders(self, jobs, on_done) -> list[RenderResult]:
+        from printshop.render.chunks import job_key
+
+        keys = [job_key(job) for job in jobs]
+        results = [self._rode.pop(key, None) for key in keys]
+        for index, result in enumerate(results):
+            if result is not None:
+                deps.merge(result.read)
+                if on_done is not None:
+                    on_done(index, result)
+        todo = [i for i, result in enumerate(results) if result is None]
+        if not todo:
+            return results
+        riders = [(job_key(job), job) for job in self._riders]
+        riders = [(key, job) for key, job in riders if key not in keys]
+        self._riders = []
+        rendered = self._cached_render(
+            [jobs[i] for i in todo] + [job for _, job in riders],
+            on_done and (lambda n, result: on_done(todo[n], result) if n < len(todo)
+                         else None))
+        for index, result in zip(todo, rendered):
+            results[index] = result
+        for (key, _), result in zip(riders, rendered[len(todo):]):
+            self._rode[key] = result
+        return results
 
     def _cached_render(self, jobs, on_done=None) -> list[RenderResult]:
         cache = self.cache
