@@ -52,7 +52,7 @@ def main() -> int:
 
     from printshop.products.hireling_cards import roll_hireling_pack
     from printshop.project import Project
-    from printshop.render.pdf import Renderer
+    from printshop.render.renderer import Renderer
 
     source = REPO / "rules-src"
     project = Project.load(source)

@@ -188,7 +188,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
     outputs: dict[str, dict[str, bytes]] = {}
     own_renderer = renderer is None
     if own_renderer:
-        from printshop.render.pdf import Renderer
+        from printshop.render.renderer import Renderer
 
         renderer_args = {"processes": jobs}
         if timeout is not None:

@@ -10,7 +10,8 @@ import pikepdf
 import pytest
 
 from printshop.products import book_pages, book_parts
-from printshop.render.pdf import Renderer, RenderJob, Stylesheet
+from printshop.render.pdf import RenderJob, Stylesheet
+from printshop.render.renderer import Renderer
 from tests.conftest import pdf_reader
 
 CSS = """

@@ -239,7 +239,7 @@ def test_an_overflowing_card_is_fitted_in_one_render_at_the_largest_size_that_fi
     """The card is tried alone at every smaller size at once (one render), not one size a
     round: sheets, one probe, the sheets again. The size chosen is the largest that fits:
     the same card one size larger overflows."""
-    from printshop.render.pdf import Renderer
+    from printshop.render.renderer import Renderer
 
     calls = []
     render = Renderer.render

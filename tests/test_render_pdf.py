@@ -1,10 +1,11 @@
-"""The renderer's worker processes."""
+"""Rendering a job in a worker: its fonts, its process state."""
 
 from __future__ import annotations
 
 import tempfile
 
-from printshop.render.pdf import Renderer, RenderJob, Stylesheet
+from printshop.render.pdf import RenderJob, Stylesheet
+from printshop.render.renderer import Renderer
 from printshop.resources import TEMPLATES_DIR
 
 from conftest import RULES_SRC
@@ -13,17 +14,6 @@ from conftest import RULES_SRC
 def job(text: str) -> RenderJob:
     return RenderJob(html=f"<p>{text}</p>", stylesheets=(), roots=(str(RULES_SRC),),
                      base_url=RULES_SRC.as_uri() + "/", source="test")
-
-
-def test_release_stops_the_workers_and_the_next_render_starts_new_ones():
-    with Renderer(processes=1) as renderer:
-        first, = renderer.render([job("one")])
-        pid = renderer.pool.workers[0].process.pid
-        renderer.release()
-        assert renderer.pool.workers == []
-        second, = renderer.render([job("two")])
-        assert first.pages == second.pages == 1
-        assert renderer.pool.workers[0].process.pid != pid
 
 
 def test_workers_leave_no_font_files_in_the_temporary_folder(tmp_path, monkeypatch):
@@ -61,19 +51,3 @@ def test_a_forked_worker_starts_without_its_parents_fonts_and_stylesheets():
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert pdf._process_state.get("fonts")      # the parent keeps its own
-
-
-def test_a_job_handed_over_early_rides_with_the_next_batch():
-    # the book's blank sheet is rendered with the book's parts, on a core that would
-    # otherwise wait for the longest part, not after them on its own
-    with Renderer(processes=1) as renderer:
-        rider = job("the sheet")
-        renderer.also(rider)
-        first, = renderer.render([job("a part of the book")])
-        renderer.release()
-        sheet, = renderer.render([rider])
-        assert renderer.pool.workers == []     # no worker started: it was rendered already
-        assert first.pages == sheet.pages == 1
-        assert b"%PDF" in sheet.pdf[:8]
-        renderer.render([rider])               # once taken, it renders like any job
-        assert renderer.pool.workers

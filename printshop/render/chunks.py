@@ -15,7 +15,7 @@ build writes nothing). An entry whose PDF does
 not match its checksum (a torn or edited file) is a miss. Deleting the folder is always
 safe; the least recently used entries go when it grows past `LIMIT_BYTES`. A lazy job list
 (a pregen pack, whose chunks' HTML is made only when a worker is ready) is looked up job by
-job as the workers take them (`pdf._Stamped`): a cached chunk passes through a worker as its
+job as the workers take them (`renderer._Stamped`): a cached chunk passes through a worker as its
 stored result, so the pack's HTML is still never all in memory at once.
 """
 

@@ -1,0 +1,40 @@
+"""The renderer: worker processes started, stopped, and jobs carried along a batch."""
+
+from __future__ import annotations
+
+from printshop.render.pdf import RenderJob
+from printshop.render.renderer import Renderer
+
+from conftest import RULES_SRC
+
+
+def job(text: str) -> RenderJob:
+    return RenderJob(html=f"<p>{text}</p>", stylesheets=(), roots=(str(RULES_SRC),),
+                     base_url=RULES_SRC.as_uri() + "/", source="test")
+
+
+def test_release_stops_the_workers_and_the_next_render_starts_new_ones():
+    with Renderer(processes=1) as renderer:
+        first, = renderer.render([job("one")])
+        pid = renderer.pool.workers[0].process.pid
+        renderer.release()
+        assert renderer.pool.workers == []
+        second, = renderer.render([job("two")])
+        assert first.pages == second.pages == 1
+        assert renderer.pool.workers[0].process.pid != pid
+
+
+def test_a_job_handed_over_early_rides_with_the_next_batch():
+    # the book's blank sheet is rendered with the book's parts, on a core that would
+    # otherwise wait for the longest part, not after them on its own
+    with Renderer(processes=1) as renderer:
+        rider = job("the sheet")
+        renderer.also(rider)
+        first, = renderer.render([job("a part of the book")])
+        renderer.release()
+        sheet, = renderer.render([rider])
+        assert renderer.pool.workers == []     # no worker started: it was rendered already
+        assert first.pages == sheet.pages == 1
+        assert b"%PDF" in sheet.pdf[:8]
+        renderer.render([rider])               # once taken, it renders like any job
+        assert renderer.pool.workers
