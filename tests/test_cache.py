@@ -346,32 +346,34 @@ def test_products_that_include_others_follow_them(project_copy):
     assert build(project_copy).built == ["kit-2"]
 
 
-# --- per-sheet cache: one edited card renders its own sheet again ------------------------------
+# --- per-page cache: one edited card renders its own page again ------------------------------
 BIG_DECK = SMALL_DECK.split("rows:")[0] + "rows:\n" + "".join(
     f"  - {{name: Card {n}, effect: The text of card {n}.}}\n" for n in range(1, 21))
 
 
-def test_one_edited_card_renders_only_its_sheet_and_the_deck_is_the_same_as_cold(tmp_path):
+def test_one_edited_card_renders_only_its_page_and_the_deck_is_the_same_as_cold(tmp_path):
     project = make_project(tmp_path / "project")
     (project / "decks" / "alpha.yaml").write_text(BIG_DECK)   # 20 cards: three sheets
+    # six pages, a job each: three of fronts, three of backs, the first two sheets' backs
+    # the same page (nine backs each), rendered once
     report = build(project, names=["deck-a"])
-    assert (report.chunks_reused, report.chunks_rendered) == (0, 3)
+    assert (report.chunks_reused, report.chunks_rendered) == (1, 5)
     chunks = project / "build" / CACHE_DIR / "chunks"
-    assert len(list(chunks.iterdir())) == 3
+    assert len(list(chunks.iterdir())) == 5
     first = (project / "build" / "deck-a.pdf").read_bytes()
 
     deck = project / "decks" / "alpha.yaml"
     deck.write_text(BIG_DECK.replace("card 14.", "card fourteen (edited)."))  # the 2nd sheet
     report = build(project, names=["deck-a"])
     assert report.built == ["deck-a"]
-    assert (report.chunks_reused, report.chunks_rendered) == (2, 1)
+    assert (report.chunks_reused, report.chunks_rendered) == (5, 1)    # its fronts alone
     edited = (project / "build" / "deck-a.pdf").read_bytes()
     assert edited != first and "card fourteen (edited)." in pdf_text(project / "build" /
                                                                       "deck-a.pdf")
     # a cold build of the same inputs (no cache at all) gives the same bytes
     cold = build_project(project, project / "cold", names=["deck-a"], strict=True,
                          uncompressed=True)
-    assert (cold.chunks_reused, cold.chunks_rendered) == (0, 3)
+    assert (cold.chunks_reused, cold.chunks_rendered) == (1, 5)
     assert (project / "cold" / "deck-a.pdf").read_bytes() == edited
 
     # a torn entry (a build killed while writing, a disk error) is never taken as rendered
@@ -379,11 +381,11 @@ def test_one_edited_card_renders_only_its_sheet_and_the_deck_is_the_same_as_cold
         entry.write_bytes(entry.read_bytes()[:-100])
     deck.write_text(BIG_DECK)
     report = build(project, names=["deck-a"])
-    assert (report.chunks_reused, report.chunks_rendered) == (0, 3)
+    assert (report.chunks_reused, report.chunks_rendered) == (1, 5)
     assert (project / "build" / "deck-a.pdf").read_bytes() == first
     # --force renders every sheet, whatever the cache holds
     report = build(project, names=["deck-a"], force=True)
-    assert (report.chunks_reused, report.chunks_rendered) == (0, 3)
+    assert (report.chunks_reused, report.chunks_rendered) == (1, 5)
 
 
 def test_an_edited_stylesheet_is_a_miss_even_when_the_sheets_html_is_the_same(project):

@@ -38,3 +38,13 @@ def test_a_job_handed_over_early_rides_with_the_next_batch():
         assert b"%PDF" in sheet.pdf[:8]
         renderer.render([rider])               # once taken, it renders like any job
         assert renderer.pool.workers
+
+
+def test_the_same_job_twice_in_a_list_is_rendered_once():
+    # a deck's backs are the same page on every full sheet
+    with Renderer(processes=1) as renderer:
+        done = []
+        first, second, other = renderer.render([job("a back"), job("a back"), job("a front")],
+                                               on_done=lambda i, r: done.append(i))
+        assert first is second and other is not first
+        assert sorted(done) == [0, 1, 2]

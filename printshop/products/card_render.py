@@ -16,12 +16,13 @@ from printshop.products.printing import finish_for_profile
 from printshop.render.merge import merge_pdfs
 from printshop.render.pdf import collect_warnings
 
-# A job is one sheet (its fronts and its backs; a fold-over sheet is one page): one edited
-# card renders its own sheet again and the others come from the chunk cache
-# (render/chunks.py), and a card set smaller is rendered again with only its sheet. The
-# printshop layout (one card a page) takes three cards a job. Chunks never depend on the
-# number of cores: same bytes everywhere.
-PAGES_PER_JOB = {"home": 2, "foldover": 1, "printshop": 6}
+# A job is one page of a sheet (its fronts, or its backs; a fold-over sheet is one page):
+# one edited card renders its own page again and the others come from the chunk cache
+# (render/chunks.py), a card set smaller is rendered again with only its page, and the
+# backs, the same page on every full sheet, are rendered once (the renderer renders
+# identical jobs once). The printshop layout (one card a page) takes three cards a job.
+# Chunks never depend on the number of cores: same bytes everywhere.
+PAGES_PER_JOB = {"home": 1, "foldover": 1, "printshop": 6}
 MAX_FIT_ROUNDS = 12
 PNG_DPI = 300
 

@@ -60,9 +60,35 @@ class Renderer:
 
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
         with self._lock:
-            if not isinstance(jobs, (list, tuple)) or not (self._riders or self._rode):
+            if not isinstance(jobs, (list, tuple)):
                 return self._cached_render(jobs, on_done)
-            return self._render_with_riders(list(jobs), on_done)
+            return self._render_once_each(list(jobs), on_done)
+
+    def _render_once_each(self, jobs, on_done) -> list[RenderResult]:
+        """Identical jobs in a list rendered once: a deck's backs are the same page on
+        every full sheet (five of the Event Deck's six)."""
+        from printshop.render.chunks import job_key
+
+        keys = [job_key(job) for job in jobs]
+        first: dict[str, int] = {}
+        for index, key in enumerate(keys):
+            first.setdefault(key, index)
+        unique = sorted(first.values())
+        report = on_done and (lambda n, result: on_done(unique[n], result))
+        distinct = [jobs[i] for i in unique]
+        if self._riders or self._rode:
+            rendered = self._render_with_riders(distinct, report)
+        else:
+            rendered = self._cached_render(distinct, report)
+        by_key = {keys[i]: result for i, result in zip(unique, rendered)}
+        results = [by_key[key] for key in keys]
+        again = [i for i in range(len(jobs)) if first[keys[i]] != i]
+        if again and self.cache is not None:
+            self.cache.reused += len(again)
+        if on_done is not None:
+            for index in again:
+                on_done(index, results[index])
+        return results
 
     def _render_with_riders(self, jobs, on_done) -> list[RenderResult]:
         from printshop.render.chunks import job_key
