@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -31,3 +33,29 @@ def test_the_parse_is_the_same_and_the_stop_character_cache_hits(monkeypatch):
     assert dict(cache) == entries     # the second parse found every regex in the cache
     speedups.apply()                  # applying twice keeps the cache
     assert inputstream.characters_until_regex is cache
+
+
+_LIBRARIES = """
+import sys
+{setup}
+libraries = set()
+for line in open("/proc/self/maps"):
+    name = line.split()[-1]
+    if any(part in name for part in ("libpango", "libharfbuzz", "libfontconfig", "libgobject")):
+        libraries.add(name)
+print("\\n".join(sorted(libraries)))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux library lookup")
+def test_weasyprint_imported_quickly_loads_the_libraries_its_own_import_loads():
+    def loaded(setup: str) -> set[str]:
+        out = subprocess.run([sys.executable, "-c", _LIBRARIES.format(setup=setup)],
+                             capture_output=True, text=True, check=True).stdout
+        return set(out.split())
+
+    own = loaded("import weasyprint")
+    quick = loaded("from printshop.render.speedups import import_weasyprint\n"
+                   "import_weasyprint()")
+    assert quick == own
+    assert any("libharfbuzz-subset" in name for name in own)

@@ -198,6 +198,9 @@ def _fonts():
 def _font_config(job: RenderJob | None):
     """One FontConfiguration per font policy and process: fontconfig reads its file when
     the configuration is made, so each policy gets its own file and its own object."""
+    from printshop.render.speedups import import_weasyprint
+
+    import_weasyprint()
     from weasyprint.text.fonts import FontConfiguration
 
     from printshop.render import column_balance, speedups
@@ -260,6 +263,7 @@ def render_job(job: RenderJob) -> RenderResult:
 
 
 def _render_job(job: RenderJob) -> RenderResult:
+    _font_config(job)    # the first: it imports WeasyPrint (render/speedups.py)
     from weasyprint import HTML
 
     from printshop.render.fetcher import ProjectFetcher
