@@ -51,3 +51,24 @@ def test_a_forked_worker_starts_without_its_parents_fonts_and_stylesheets():
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert pdf._process_state.get("fonts")      # the parent keeps its own
+
+
+def test_a_killed_workers_font_folder_goes_with_the_next_worker(tmp_path, monkeypatch):
+    # a worker killed (over its time, serve stopped) runs no finaliser: its folder, named
+    # with its process id, is removed by the next process that makes one
+    import os
+    import subprocess
+    import sys
+
+    from printshop.render.fonts import FONT_FOLDER_PREFIX, remove_folders_of_ended_processes
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    gone = tmp_path / f"{FONT_FOLDER_PREFIX}{ended}-abc"
+    alive = tmp_path / f"{FONT_FOLDER_PREFIX}{os.getpid()}-def"
+    other = tmp_path / "printshop-fontconfig-0-123"
+    for folder in (gone, alive, other):
+        folder.mkdir()
+        (folder / "font").write_bytes(b"x")
+    assert remove_folders_of_ended_processes(tmp_path) == [gone]
+    assert not gone.exists() and alive.exists() and other.exists()
