@@ -61,95 +61,71 @@ class Renderer:
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
         with self._lock:
             if not isinstance(jobs, (list, tuple)):
-                return self._cached_render(jobs, on_done)
-            return self._render_once_each(list(jobs), on_done)
+                return self._lazy_render(jobs, on_done)
+            return self._list_render(list(jobs), on_done)
 
-    def _render_once_each(self, jobs, on_done) -> list[RenderResult]:
-        """Identical jobs in a list rendered once: a deck's backs are the same page on
-        every full sheet (five of the Event Deck's six)."""
+    def _list_render(self, jobs, on_done) -> list[RenderResult]:
+        """A list of jobs: identical jobs rendered once (a deck's backs are the same page on
+        every full sheet); a job that rode along an earlier batch, or rendered before (the
+        chunk cache), taken as it is; the rest rendered with the riders waiting (`also`)."""
         from printshop.render.chunks import job_key
 
         keys = [job_key(job) for job in jobs]
-        first: dict[str, int] = {}
+        indices: dict[str, list[int]] = {}
         for index, key in enumerate(keys):
-            first.setdefault(key, index)
-        unique = sorted(first.values())
-        report = on_done and (lambda n, result: on_done(unique[n], result))
-        distinct = [jobs[i] for i in unique]
-        if self._riders or self._rode:
-            rendered = self._render_with_riders(distinct, report)
-        else:
-            rendered = self._cached_render(distinct, report)
-        by_key = {keys[i]: result for i, result in zip(unique, rendered)}
-        results = [by_key[key] for key in keys]
-        again = [i for i in range(len(jobs)) if first[keys[i]] != i]
-        if again and self.cache is not None:
-            self.cache.reused += len(again)
+            indices.setdefault(key, []).append(index)
+        found: dict[str, RenderResult] = {}
+        for key in indices:
+            if key in self._rode:
+                found[key] = self._rode.pop(key)
+                deps.merge(found[key].read)
+            elif self.cache is not None and (cached := self.cache.get(key)) is not None:
+                found[key] = cached
+                deps.merge(cached.read)   # what the cached render read, for the build cache
+        todo = [key for key in indices if key not in found]
+        if todo:
+            riders = [(job_key(job), job) for job in self._riders]
+            riders = [(key, job) for key, job in riders if key not in indices]
+            self._riders = []
+            batch = todo + [key for key, _ in riders]
+
+            def finished(n: int, result: RenderResult) -> None:
+                if on_done is not None and n < len(todo):
+                    for index in indices[batch[n]]:
+                        on_done(index, result)
+
+            rendered = self._render([jobs[indices[key][0]] for key in todo] +
+                                    [job for _, job in riders], finished)
+            for key, result in zip(batch, rendered):
+                if self.cache is not None:
+                    self.cache.put(key, result)
+                if key in indices:
+                    found[key] = result
+                else:
+                    self._rode[key] = result
+            if self.cache is not None:
+                self.cache.rendered += len(batch)
+        if self.cache is not None:
+            self.cache.reused += len(jobs) - len(todo)
         if on_done is not None:
-            for index in again:
-                on_done(index, results[index])
-        return results
+            for key in indices:
+                if key not in todo:
+                    for index in indices[key]:
+                        on_done(index, found[key])
+        return [found[key] for key in keys]
 
-    def _render_with_riders(self, jobs, on_done) -> list[RenderResult]:
-        from printshop.render.chunks import job_key
-
-        keys = [job_key(job) for job in jobs]
-        results = [self._rode.pop(key, None) for key in keys]
-        for index, result in enumerate(results):
-            if result is not None:
-                deps.merge(result.read)
-                if on_done is not None:
-                    on_done(index, result)
-        todo = [i for i, result in enumerate(results) if result is None]
-        if not todo:
-            return results
-        riders = [(job_key(job), job) for job in self._riders]
-        riders = [(key, job) for key, job in riders if key not in keys]
-        self._riders = []
-        rendered = self._cached_render(
-            [jobs[i] for i in todo] + [job for _, job in riders],
-            on_done and (lambda n, result: on_done(todo[n], result) if n < len(todo)
-                         else None))
-        for index, result in zip(todo, rendered):
-            results[index] = result
-        for (key, _), result in zip(riders, rendered[len(todo):]):
-            self._rode[key] = result
-        return results
-
-    def _cached_render(self, jobs, on_done=None) -> list[RenderResult]:
+    def _lazy_render(self, jobs, on_done=None) -> list[RenderResult]:
+        """Jobs made lazily (a pack's chunks): each is looked up in the chunk cache when a
+        worker takes it, and a cached one goes through the worker as its stored result."""
         cache = self.cache
-        if cache is None:
-            return self._render(jobs, on_done)
-        from printshop.render.chunks import job_key
-
-        if not isinstance(jobs, (list, tuple)):
-            # made lazily (a pack's chunks): each job is looked up when a worker takes it,
-            # and a cached one goes through the worker as its stored result
-            stamped = _Stamped(jobs, self.epoch, cache)
-            results = self._render(jobs, on_done, stamped=stamped)
+        stamped = _Stamped(jobs, self.epoch, cache)
+        results = self._render(jobs, on_done, stamped=stamped)
+        if cache is not None:
             for index, result in enumerate(results):
                 if index in stamped.keys:
                     cache.put(stamped.keys[index], result)
             cache.reused += len(results) - len(stamped.keys)
             cache.rendered += len(stamped.keys)
-            return results
-        # a list: the jobs rendered before (same content, same files read) are taken from
-        # the cache here, and no worker starts if all of them were
-        keys = [job_key(job) for job in jobs]
-        results: list = [cache.get(key) for key in keys]
-        misses = [i for i, result in enumerate(results) if result is None]
-        for index, result in enumerate(results):
-            if result is not None and on_done is not None:
-                on_done(index, result)
-        rendered = self._render([jobs[i] for i in misses], on_done and (
-            lambda n, result: on_done(misses[n], result))) if misses else []
-        for index, result in zip(misses, rendered):
-            cache.put(keys[index], result)
-            results[index] = result
-        cache.reused += len(jobs) - len(misses)
-        cache.rendered += len(misses)
-        for index in set(range(len(jobs))) - set(misses):
-            deps.merge(results[index].read)   # what the cached render read, for the build cache
         return results
 
     def _render(self, jobs, on_done=None, stamped=None) -> list[RenderResult]:
