@@ -216,14 +216,8 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
     # pikepdf, not pypdf: cloning the whole book in pure Python took ~0.5 s of the guide's
     with pikepdf.open(io.BytesIO(book_pdf)) as book:
         last = book.pages[-1]
-        # the sheet's page as it will be rendered (no bleed: its MediaBox is the paper)
-        pt = 72 / 25.4
-        width, height = project.paper_size_mm(sheet_paper)
-        sheet_media = [0.0, 0.0, width * pt, height * pt]
-        as_is = press is None and _same_size(sheet_media, _rect(last.mediabox))
-        scale = 1.0 if as_is else _fit(sheet_media, _rect(last.trimbox),
-                                       _rect(last.mediabox), press)[0]
-        footer = book_sheet_footer(scale, press is not None, sheet_paper)
+        as_is, footer = _sheet_on_page(project, sheet_paper, press, _rect(last.trimbox),
+                                       _rect(last.mediabox))
         key = ("blank-sheet", "print", sheet_paper, press.name if press else "home", footer)
         sheet_pdf = ctx.shared.make(key, lambda: blank_sheet_product(project).render(
             ctx, [sheet_paper], fillable=False, profile=press, footer=footer)[sheet_paper])
@@ -249,15 +243,25 @@ def render_sheet_with_book(ctx: BuildContext, project, paper: str, profile=None)
     the book's pages are its paper's size (a press edition's trimmed to it), which they are
     unless its stylesheets say otherwise (then the sheet is drawn again, after the book)."""
     sheet_paper, press = _book_sheet_paper(paper), _press(profile)
-    pt = 72 / 25.4
-    width, height = project.paper_size_mm(sheet_paper)
-    sheet_media = [0.0, 0.0, width * pt, height * pt]
-    page_width, page_height = project.paper_size_mm(paper)
-    page = [0.0, 0.0, page_width * pt, page_height * pt]
-    as_is = press is None and _same_size(sheet_media, page)
-    scale = 1.0 if as_is else _fit(sheet_media, page, page, press)[0]
-    footer = book_sheet_footer(scale, press is not None, sheet_paper)
+    page = _paper_rect(project, paper)
+    _, footer = _sheet_on_page(project, sheet_paper, press, page, page)
     ctx.renderer.also(blank_sheet_product(project).job(ctx, sheet_paper, False, press, footer))
+
+
+def _sheet_on_page(project, sheet_paper: str, press, trim: list[float],
+                   media: list[float]) -> tuple[bool, str]:
+    """Whether the sheet goes on a book page with these boxes as it is (same size, home
+    edition), and the footer it then prints (`book_sheet_footer` at the scale `_fit` gives)."""
+    sheet_media = _paper_rect(project, sheet_paper)   # the sheet's page: no bleed
+    as_is = press is None and _same_size(sheet_media, media)
+    scale = 1.0 if as_is else _fit(sheet_media, trim, media, press)[0]
+    return as_is, book_sheet_footer(scale, press is not None, sheet_paper)
+
+
+def _paper_rect(project, paper: str) -> list[float]:
+    pt = 72 / 25.4
+    width, height = project.paper_size_mm(paper)
+    return [0.0, 0.0, width * pt, height * pt]
 
 
 def _book_sheet_paper(paper: str) -> str:
