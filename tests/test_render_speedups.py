@@ -59,3 +59,45 @@ def test_weasyprint_imported_quickly_loads_the_libraries_its_own_import_loads():
                    "import_weasyprint()")
     assert quick == own
     assert any("libharfbuzz-subset" in name for name in own)
+
+
+_PAGES = ("<!DOCTYPE html><style>@page {{ size: 60mm 40mm; margin: 8mm; {rule} }} "
+          "p {{ font: 9pt 'Roboto Condensed'; break-after: page; }}</style>"
+          "<p>One</p><p>Two</p><p>Three</p>")
+
+
+def _render(html: str, skip: bool, monkeypatch) -> bytes:
+    from weasyprint import HTML, layout
+
+    from printshop.render.pdf import _font_config
+
+    fonts = _font_config(None)     # WeasyPrint imported and the speed-ups applied
+    if not skip and getattr(layout.make_margin_boxes, "printshop", False):
+        from weasyprint.layout import page
+
+        monkeypatch.setattr(layout, "make_margin_boxes", page.make_margin_boxes)
+    document = HTML(string=html).render(font_config=fonts)
+    pdf = document.write_pdf()
+    monkeypatch.undo()
+    return pdf
+
+
+def test_pages_without_margin_boxes_come_out_the_same_without_making_them(monkeypatch):
+    from weasyprint import layout
+
+    html = _PAGES.format(rule="")
+    assert _render(html, True, monkeypatch) == _render(html, False, monkeypatch)
+    assert getattr(layout.make_margin_boxes, "printshop", False)
+
+
+def test_a_margin_box_with_content_is_still_made(monkeypatch):
+    import io
+
+    from pypdf import PdfReader
+
+    html = _PAGES.format(rule="@top-center { content: 'Running head ' counter(page); }")
+    ours = _render(html, True, monkeypatch)
+    assert ours == _render(html, False, monkeypatch)
+    texts = [page.extract_text() for page in PdfReader(io.BytesIO(ours)).pages]
+    assert [t.count("Running head") for t in texts] == [1, 1, 1]
+    assert "Running head 3" in texts[2]
