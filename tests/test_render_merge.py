@@ -107,3 +107,20 @@ def test_many_layered_parts_are_joined_in_groups(monkeypatch):
     reader = pdf_reader(merged)
     assert len(reader.pages) == 5
     assert [reader.get_destination_page_number(i) for i in reader.outline] == [4]
+
+
+def test_a_pack_holds_each_font_once_however_many_chunks_copied_it():
+    """Every chunk copies the fonts of the stamps it draws: the merged pack keeps one copy
+    of each (fonts equal in every byte linked to one object), and reads the same."""
+    import pikepdf
+
+    from test_pregens import roll
+
+    pack = roll(count=8, seed="fonts", layered=True, sheets_per_chunk=2).data
+    pdf = pikepdf.open(io.BytesIO(pack))
+    files = [obj.read_raw_bytes() for obj in pdf.objects
+             if isinstance(obj, pikepdf.Stream) and "/Length1" in obj]
+    assert files and len(files) == len(set(files))
+    texts = [page.extract_text() for page in pdf_reader(pack).pages]
+    # the stamped lists are there on every sheet: their headings and their lines
+    assert all("WHO YOU WERE" in t.upper() and "Background:" in t for t in texts[1:])

@@ -120,7 +120,68 @@ def _merge_layered(parts: list[bytes]) -> bytes:
                         shared.setdefault(name, copied[name])
                 for name in known:
                     copied[name] = shared[name]
+        _share_identical_fonts(merged)
         return join.save()
+
+
+def _share_identical_fonts(pdf) -> None:
+    """Every chunk that draws a stamp copies that stamps PDF's fonts, so a merged pack held
+    the same font subset once a chunk that first drew one of its stamps. Fonts equal in
+    every byte are linked to one copy (the others are then not written)."""
+    import pikepdf
+
+    digests: dict[tuple, bytes] = {}
+    canonical: dict[bytes, object] = {}
+    seen: set[tuple] = set()
+
+    def visit(resources) -> None:
+        if not isinstance(resources, pikepdf.Dictionary):
+            return
+        fonts = resources.get("/Font")
+        if isinstance(fonts, pikepdf.Dictionary):
+            for name in list(fonts.keys()):
+                font = fonts[name]
+                if font.is_indirect:
+                    fonts[name] = canonical.setdefault(_digest(font, digests), font)
+        xobjects = resources.get("/XObject")
+        if isinstance(xobjects, pikepdf.Dictionary):
+            for name in list(xobjects.keys()):
+                xobject = xobjects[name]
+                if xobject.is_indirect and xobject.objgen not in seen:
+                    seen.add(xobject.objgen)
+                    visit(xobject.get("/Resources"))
+
+    for page in pdf.pages:
+        visit(page.obj.get("/Resources"))
+
+
+def _digest(obj, digests: dict) -> bytes:
+    """A digest of an object's content, references followed (an object's number is not
+    part of it)."""
+    import pikepdf
+
+    if not isinstance(obj, pikepdf.Object):   # a number or a boolean, as Python has it
+        return hashlib.sha256(f"{type(obj).__name__}:{obj!r}".encode()).digest()
+    if obj.is_indirect:
+        if obj.objgen in digests:
+            return digests[obj.objgen]
+        digests[obj.objgen] = b"cycle"
+    h = hashlib.sha256()
+    if isinstance(obj, pikepdf.Stream):
+        h.update(b"stream" + _digest(obj.stream_dict, digests) + obj.read_raw_bytes())
+    elif isinstance(obj, pikepdf.Dictionary):
+        for key in sorted(obj.keys()):
+            h.update(b"/" + key.encode() + _digest(obj[key], digests))
+    elif isinstance(obj, pikepdf.Array):
+        h.update(b"[")
+        for item in obj:
+            h.update(_digest(item, digests))
+    else:
+        h.update(obj.unparse())
+    digest = h.digest()
+    if obj.is_indirect:
+        digests[obj.objgen] = digest
+    return digest
 
 
 class PikeJoin:
