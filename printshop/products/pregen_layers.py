@@ -2,13 +2,16 @@
 rolled (printshop/render/layers.py has the drawing side).
 
 1. `collect`: the pack's sheets are made in the template's "values" layer once, only to learn
-   what each rolled slot prints (a stat of 13, a save of +1): the stamps each form needs.
+   what each rolled slot prints (a stat of 13, a save of +1) and the pieces of its lists
+   (products/pregen_lists.py): the stamps each form needs.
 2. `prepare`: one render job per form (class, and whether its sheets carry a kit's seat
-   mark): the template's "form" layer for the first character of that form (and the "band"
-   page: the form's bottom row alone) and its slots' geometry; then every distinct stamp
-   of the pack laid out once (two jobs, one per worker).
+   mark): the template's "form" layer for the first character of that form, the "band"
+   page (the form's bottom row alone) and the "lists" page (that character's lists, to
+   stack the others' from), and their slots' geometry; then every distinct stamp of the
+   pack laid out once (in jobs of STAMPS_PER_JOB or more, a few a worker).
 3. `job`: a chunk of sheets in the "values" layer, the form's parts replaced by spacers of the
-   form's sizes; the worker draws the form and the stamps over each page.
+   form's sizes and the lists by their columns' stacked heights; the worker draws the form
+   and the stamps over each page.
 
 A sheet that would not come out the same this way (a stamp that wraps differently from the
 form's text) is made the plain way ("full" layer) in the same chunk; a chunk whose values
@@ -20,17 +23,22 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from printshop.products.pregen_lists import ListsModel, kind_of
 from printshop.render.layers import FormArt, Overlay, PageArt, place_stamp
 from printshop.render.pdf import collect_warnings
 
+# Stamps go in STAMP_JOBS jobs (a few a worker; a constant, so the pack's bytes do not depend
+# on the machine), of at least STAMPS_PER_JOB: each job's PDF has its own subset of each
+# font, which every chunk drawing one of its stamps copies
 STAMPS_PER_JOB = 40
+STAMP_JOBS = 4
 NEEDED = ("page", "content", "lower", "bottom", "seed", "combat", "wearing")
 
 
 def _zero():
     box = SimpleNamespace(x=0, y=0, width=0, height=0)
     return SimpleNamespace(top=0, bottom_margin=0, bottom_height=0, seed=box, mark=box,
-                           wearing=box)
+                           wearing=box, lists=None)
 
 
 class LayeredSheets:
@@ -38,6 +46,8 @@ class LayeredSheets:
         self.pregens, self.paper, self.pack = pregens, paper, pack
         self.make_job = make_job     # html → RenderJob (the product's settings)
         self.texts: dict[int, dict[str, str]] = {}   # character → slot → text
+        self.pieces: dict[int, list[tuple[str, str]]] = {}  # character → its lists' pieces
+        self.lists: dict[int, tuple] = {}   # character → (column heights, PageArt.pieces)
         self.keys: dict[int, tuple] = {}
         self.forms: dict[tuple, SimpleNamespace] = {}
         self.enabled = True
@@ -47,11 +57,17 @@ class LayeredSheets:
         marks = marks or {}
         for c in characters:
             texts: dict[str, str] = {}
+            pieces: dict[str, str] = {}
+
+            def sink(name, text, texts=texts, pieces=pieces) -> str:
+                (pieces if kind_of(str(name)) else texts)[str(name)] = str(text)
+                return ""
+
             self.pregens._render("sheets", [c], self.paper, self.pack, marks=marks,
                                  layers={c.index: "values"}, geometry={c.index: _zero()},
-                                 collect=lambda n, t, into=texts: into.__setitem__(
-                                     str(n), str(t)) or "")
+                                 collect=sink)
             self.texts[c.index] = texts
+            self.pieces[c.index] = list(pieces.items())
             self.keys[c.index] = (c.class_id, bool(marks.get(c.index)))
 
     # --- 2. the forms and their stamps ---------------------------------------------------------
@@ -76,14 +92,14 @@ class LayeredSheets:
             jobs.append(job)
         results = renderer.render(jobs)
         for key, result in zip(order, results):
-            self.forms[key] = self._form(key, result)
+            self.forms[key] = self._form(key, result, firsts[key])
         results += self._stamps(renderer, characters)
         for warning in collect_warnings(results):
             if warn:
                 warn(warning)
 
-    def _form(self, key, result):
-        slots = result.slots[0] if result.slots and result.pages == 2 else {}
+    def _form(self, key, result, first):
+        slots = result.slots[0] if result.slots and result.pages in (2, 3) else {}
         band = result.slots[1] if slots else {}
         if any(name not in slots for name in NEEDED) or "bottom" not in band or \
                 (key[1] and "mark" not in slots):
@@ -102,15 +118,30 @@ class LayeredSheets:
             seed=rel(slots["seed"]), mark=rel(slots["mark"]) if key[1] else None,
             wearing=SimpleNamespace(x=wearing.x - page.x, y=wearing.y - page.y,
                                     width=wearing.width,
-                                    height=combat.y + combat.height - wearing.y))
+                                    height=combat.y + combat.height - wearing.y),
+            lists=None)
+        # a third page holds the first character's lists: stacked from there, if they
+        # stack there as WeasyPrint laid them out
+        lists = ListsModel(result.slots[2] if result.pages == 3 else {})
+        if not lists.check([name for name, _ in self.pieces.get(first.index, ())]):
+            lists = None
         return SimpleNamespace(art=FormArt(pdf=result.pdf, band_top_px=band["bottom"].top),
-                               geometry=geometry, slots=slots, places={})
+                               geometry=geometry, slots=slots, places={}, lists=lists,
+                               first=first.index)
 
     def _stamps(self, renderer, characters) -> list:
         """Every distinct stamp of the pack laid out once: a slot's text looks the same in
-        every form where the slot has the same ancestors and width, so forms share them."""
+        every form where the slot has the same ancestors and width, so forms share them.
+        The pieces of the sheets' lists are stamps too (products/pregen_lists.py)."""
         distinct: dict[tuple, tuple] = {}   # look → (slot, text)
         uses: list[tuple] = []              # (form key, slot name, text, look)
+        piece_looks: dict[int, list] = {}   # character → its pieces' looks, or None
+
+        def look_of(slot, text):
+            look = (slot.chain, slot.tag, slot.cls, round(slot.content_width, 3), text)
+            distinct.setdefault(look, (slot, text))
+            return look
+
         for c in characters:
             key = self.keys[c.index]
             form = self.forms.get(key)
@@ -120,12 +151,15 @@ class LayeredSheets:
                 slot = form.slots.get(name)
                 if slot is None:
                     continue
-                look = (slot.chain, slot.tag, slot.cls, round(slot.content_width, 3), text)
-                distinct.setdefault(look, (slot, text))
-                uses.append((key, name, text, look))
+                uses.append((key, name, text, look_of(slot, text)))
+            if form.lists is not None:
+                samples = [form.lists.sample(kind_of(name)) for name, _ in self.pieces[c.index]]
+                piece_looks[c.index] = None if None in samples else [
+                    (name, look_of(slot, text)) for slot, (name, text)
+                    in zip(samples, self.pieces[c.index])]
         looks = sorted(distinct)
-        # small jobs: both workers lay stamps out, and neither grows by a big job's memory
-        parts = [looks[i:i + STAMPS_PER_JOB] for i in range(0, len(looks), STAMPS_PER_JOB)]
+        size = max(STAMPS_PER_JOB, -(-len(looks) // STAMP_JOBS))
+        parts = [looks[i:i + size] for i in range(0, len(looks), size)]
         jobs = []
         for part in parts:
             job = self.make_job("")
@@ -146,7 +180,46 @@ class LayeredSheets:
             source, page, stamp = found[look]
             moved = place_stamp(form.slots[name], stamp)
             form.places[(name, text)] = None if moved is None else (source, page) + moved
+        self._check_pieces(found, piece_looks)
+        for index, looks_of_pieces in piece_looks.items():
+            if looks_of_pieces is not None and self.forms[self.keys[index]].lists is not None:
+                self.lists[index] = self._stack(self.forms[self.keys[index]].lists,
+                                                looks_of_pieces, found)
         return results
+
+    def _check_pieces(self, found, piece_looks) -> None:
+        """A form's lists are stacked from stamps only if the stamps of its first character
+        came out as that character's pieces did on the lists page (same lines, same height):
+        otherwise a stamp is not what the sheet would show, and its sheets keep their lists."""
+        for form in self.forms.values():
+            if form is None or form.lists is None:
+                continue
+            for name, look in piece_looks.get(form.first) or ():
+                stamp, slot = found[look][2], form.lists.slots[name]
+                if stamp is None or stamp.lines != slot.lines or \
+                        abs(stamp.content_height - slot.content_height) > 0.001:
+                    form.lists = None
+                    break
+
+    @staticmethod
+    def _stack(lists, looks_of_pieces, found):
+        pieces = []
+        for name, look in looks_of_pieces:
+            stamp = found[look][2]
+            if stamp is None:
+                return None
+            pieces.append((name, stamp.content_height))
+        stacked = lists.stack(pieces)
+        if stacked is None:
+            return None
+        heights, placed = stacked
+        looks = dict(looks_of_pieces)
+        art = []
+        for piece in placed:
+            source, page, stamp = found[looks[piece.name]]
+            art.append((source, page, piece.x - stamp.content_x, piece.y - stamp.content_y,
+                        f"L{piece.column}"))
+        return heights, art
 
     # --- 3. a chunk ------------------------------------------------------------------------------
     def job(self, characters, marks: dict[int, str] | None = None):
@@ -160,10 +233,15 @@ class LayeredSheets:
                 stamps = [form.places.get((name, text))
                           for name, text in sorted(self.texts[c.index].items())]
                 if all(stamps):
-                    art = PageArt(form=key, stamps=list(stamps))
+                    lists = self.lists.get(c.index)
+                    art = PageArt(form=key, stamps=list(stamps),
+                                  pieces=list(lists[1]) if lists else [])
                     layers[c.index], geometry[c.index] = "values", form.geometry
+                    if lists:
+                        geometry[c.index] = SimpleNamespace(
+                            **{**vars(form.geometry), "lists": lists[0]})
                     forms[key] = form.art
-                    sources.update(stamp[0] for stamp in stamps)
+                    sources.update(stamp[0] for stamp in stamps + art.pieces)
             pages.append(art)
             if self.pregens.options.backs:
                 pages.append(None)

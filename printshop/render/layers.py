@@ -51,6 +51,8 @@ class Slot:
     chain: tuple[tuple[str, str], ...] = ()   # (tag, class) from <body> down (stamps)
     tag: str = ""    # the slot's own element (stamps only)
     cls: str = ""
+    content_height: float = 0.0   # stacking a sheet's lists (products/pregen_lists.py)
+    margin_width: float = 0.0
 
 
 @dataclass
@@ -67,6 +69,10 @@ class PageArt:
     form: object                  # key into Overlay.forms
     band_dy_px: float = 0.0       # how far down the bottom band moves (set by the worker)
     stamps: list = field(default_factory=list)  # (stamps PDF key, page, dx, dy in px)
+    # the pieces of the sheet's lists: (stamps PDF key, page, dx, dy from the content box
+    # of the column slot, that slot's name), placed by the worker from the values page
+    pieces: list = field(default_factory=list)
+    placed: list = field(default_factory=list)   # the pieces, as `stamps` (by the worker)
 
 
 @dataclass
@@ -118,7 +124,8 @@ def _slot(box, chain) -> Slot:
         content_y=box.content_box_y(), content_width=box.width,
         line_y=lines[0].position_y if lines else None,
         lines=tuple(round(line.height, 3) for line in lines), chain=chain[:-1],
-        tag=chain[-1][0] if chain else "", cls=chain[-1][1] if chain else "")
+        tag=chain[-1][0] if chain else "", cls=chain[-1][1] if chain else "",
+        content_height=box.height, margin_width=box.margin_width())
 
 
 def slot_from_dict(data: dict) -> Slot:
@@ -154,23 +161,28 @@ STAMP_CSS = """
 
 def stamps_html(requests: list[tuple[Slot, str]]) -> str:
     """One page per stamp: copies of the slot's ancestors (the first is <body>, shared),
-    then the slot's own element, as wide as the slot, holding the text (already HTML)."""
+    then the slot's own element, as wide as the slot, holding the text (already HTML).
+    Stamps one after the other with the same ancestors share one copy of them (a page
+    break between them): each element costs its style, whether or not it draws anything."""
     from html import escape
 
     body = requests[0][0].chain[0] if requests and requests[0][0].chain else ("body", "")
-    pages = []
+    parts, open_chain = [], None
     for n, (slot, text) in enumerate(requests):
-        tag, cls = slot.tag, slot.cls
-        opened, closing = [], []
-        for t, c in slot.chain[1:]:
-            opened.append(f'<{t} class="{escape(c)} ps-chain">')
-            closing.append(f"</{t}>")
+        chain = tuple(slot.chain[1:])
+        if chain != open_chain:
+            if open_chain is not None:
+                parts.extend(f"</{t}>" for t, _ in reversed(open_chain))
+            parts.extend(f'<{t} class="{escape(c)} ps-chain">' for t, c in chain)
+            open_chain = chain
         brk = "break-before: page !important; " if n else ""
-        pages.append("".join(opened) + f'<{tag} class="{escape(cls)} ps-stamp" '
-                     f'data-slot="s{n}" style="{brk}width: {slot.content_width!r}px '
-                     f'!important">{text}</{tag}>' + "".join(reversed(closing)))
+        parts.append(f'<{slot.tag} class="{escape(slot.cls)} ps-stamp" data-slot="s{n}" '
+                     f'style="{brk}width: {slot.content_width!r}px !important">{text}'
+                     f'</{slot.tag}>')
+    if open_chain is not None:
+        parts.extend(f"</{t}>" for t, _ in reversed(open_chain))
     return (f'<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
-            f'<body class="{escape(body[1])}">' + "".join(pages) + "</body></html>")
+            f'<body class="{escape(body[1])}">' + "".join(parts) + "</body></html>")
 
 
 def place_stamp(slot: Slot, stamp: Slot | None) -> tuple[float, float] | None:
@@ -226,7 +238,7 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False) -> 
         ops = [b"Q", b"q %s Do Q" % form_name.encode(),
                b"q 1 0 0 1 0 %s cm %s Do Q" % (_num(-art.band_dy_px * PX_TO_PT),
                                                  band_name.encode())]
-        for source, stamp_page, dx, dy_px in art.stamps:
+        for source, stamp_page, dx, dy_px in art.stamps + art.placed:
             stamp_name = name(overlay.stamps[source], stamp_page)
             xdict[stamp_name] = xobject(("stamp", source), overlay.stamps[source], stamp_page)
             ops.append(b"q 1 0 0 1 %s %s cm %s Do Q" % (

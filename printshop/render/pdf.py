@@ -353,12 +353,18 @@ def _overlay(job: RenderJob, geometry, pdf: bytes) -> bytes:
 
     pages = job.overlay.pages
     if len(geometry) != len(pages) or any(
-            art is not None and "bottom" not in found for art, found in zip(pages, geometry)):
+            art is not None and ("bottom" not in found or
+                                 any(piece[4] not in found for piece in art.pieces))
+            for art, found in zip(pages, geometry)):
         return pdf
     for number, art in enumerate(pages):
         if art is not None:
             form = job.overlay.forms[art.form]
             art.band_dy_px = geometry[number]["bottom"].top - form.band_top_px
+            # the lists' pieces, from where their column is on this page
+            art.placed = [(source, page, dx + geometry[number][column].content_x,
+                           dy + geometry[number][column].content_y)
+                          for source, page, dx, dy, column in art.pieces]
     return compose(pdf, job.overlay, job.uncompressed)
 
 
