@@ -8,12 +8,19 @@ from types import SimpleNamespace
 
 import pytest
 
+from printshop.products import pregen_layers
 from printshop.products.pregen_lists import ListsModel, kind_of
 from printshop.render.layers import Slot
 
 from conftest import RULES_SRC
-from test_pregen_layers import words_and_boxes
+from test_pregen_layers import pixels, words_and_boxes
 from test_pregens import roll
+
+
+@pytest.fixture(autouse=True)
+def stack_small_packs(monkeypatch):
+    """Packs here are small: stack their lists as a big pack's are."""
+    monkeypatch.setattr(pregen_layers, "LISTS_FROM", 1)
 
 
 def box(y, content_height, margin_top=0.0, margin_bottom=0.0, inner_top=0.0,
@@ -109,7 +116,26 @@ def layered_sheets(count: int, source=RULES_SRC):
 
 @pytest.fixture(scope="module")
 def shipped():
-    return layered_sheets(8)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pregen_layers, "LISTS_FROM", 1)
+        return layered_sheets(8)
+
+
+def test_stacked_lists_read_and_look_as_whole_sheets_do(tmp_path):
+    from PIL import ImageChops
+
+    count = 8
+    layered = roll(count=count, seed="lists", layered=True).data
+    whole = roll(count=count, seed="lists", layered=False).data
+    ours, theirs = words_and_boxes(layered, tmp_path), words_and_boxes(whole, tmp_path)
+    for number, (a, b) in enumerate(zip(ours, theirs), start=1):
+        assert [w for w, _, _ in a] == [w for w, _, _ in b], number
+        worst = max(max(abs(xa - xb), abs(ya - yb)) for (_, xa, ya), (_, xb, yb) in zip(a, b))
+        assert worst < 0.5, (number, worst)
+    for page in range(1, count + 1):
+        a, b = pixels(layered, page), pixels(whole, page)
+        different = sum(ImageChops.difference(a, b).histogram()[64:])
+        assert different < 0.004 * a.width * a.height, (page, different)
 
 
 def test_every_form_of_the_shipped_sheet_stacks_its_lists(shipped):

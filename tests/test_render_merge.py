@@ -109,13 +109,15 @@ def test_many_layered_parts_are_joined_in_groups(monkeypatch):
     assert [reader.get_destination_page_number(i) for i in reader.outline] == [4]
 
 
-def test_a_pack_holds_each_font_once_however_many_chunks_copied_it():
+def test_a_pack_holds_each_font_once_however_many_chunks_copied_it(monkeypatch):
     """Every chunk copies the fonts of the stamps it draws: the merged pack keeps one copy
     of each (fonts equal in every byte linked to one object), and reads the same."""
     import pikepdf
 
+    from printshop.products import pregen_layers
     from test_pregens import roll
 
+    monkeypatch.setattr(pregen_layers, "LISTS_FROM", 1)   # its lists stamped too
     pack = roll(count=8, seed="fonts", layered=True, sheets_per_chunk=2).data
     pdf = pikepdf.open(io.BytesIO(pack))
     files = [obj.read_raw_bytes() for obj in pdf.objects
