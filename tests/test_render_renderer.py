@@ -48,3 +48,30 @@ def test_the_same_job_twice_in_a_list_is_rendered_once():
                                                on_done=lambda i, r: done.append(i))
         assert first is second and other is not first
         assert sorted(done) == [0, 1, 2]
+
+
+def test_jobs_rendered_in_the_background_while_the_caller_renders_others():
+    # a pack's cover renders while the pack prepares its sheets' forms
+    import io
+
+    from pypdf import PdfReader
+
+    with Renderer(processes=2) as renderer:
+        background = renderer.in_background([job("the cover"), job("an index page")])
+        form, = renderer.render([job("a form")])      # waits its turn, then renders
+        cover, index = background.result()
+        texts = [PdfReader(io.BytesIO(r.pdf)).pages[0].extract_text()
+                 for r in (cover, index, form)]
+        assert texts == ["the cover", "an index page", "a form"]
+
+
+def test_a_background_render_that_fails_raises_where_its_result_is_asked_for():
+    import pytest
+
+    from printshop.errors import PrintshopError
+
+    with Renderer(processes=1, timeout=0.001) as renderer:   # no job can be that quick
+        background = renderer.in_background([job("x")])
+        with pytest.raises(PrintshopError) as failed:
+            background.result()
+        assert "timed out" in str(failed.value.problems[0].message)

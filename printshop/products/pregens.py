@@ -21,12 +21,11 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import (base_url, check_stylesheets, inline_css_for_screen,
+from printshop.products.common import (check_stylesheets, inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet)
-from printshop.products.pack_chunks import LazyJobs, split_into_chunks
 from printshop.products.pregen_classes import class_words, match_class, slug
 from printshop.render.jinja import render_template
-from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
+from printshop.render.pdf import Stylesheet
 from printshop.roll.character_rules import CharacterRules, load_character_rules
 from printshop.roll.characters import Character, roll_character
 from printshop.source.schema import Strict
@@ -285,73 +284,18 @@ class Pregens(Product):
         return pdf
 
     def _render_parts(self, ctx, characters, paper, pack, layout) -> list[bytes]:
-        """Every page, as chunk PDFs in order. A chunk's HTML is made only when a worker is
-        ready for it, so a big pack never holds all of its HTML at once."""
-        sheets_css = self._stylesheets(paper)
-        roots = tuple(str(r) for r in self.project.read_roots)
-        source = f"{self.options.template} ({self.name})"
+        from printshop.products.pregen_pdf import render_parts
 
-        def make_job(html: str) -> RenderJob:
-            return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
-                             base_url=base_url(self.project), source=source,
-                             uncompressed=ctx.uncompressed, fit_check=True)
+        return render_parts(self, ctx, characters, paper, pack, layout)
 
-        layers = self.layered_sheets(ctx, characters, paper, pack, make_job)
-        size = self.options.sheets_per_chunk
-        index_pages = self.index_pages(characters)
-        chunks = split_into_chunks(characters, size)
-        # (what it is, pages it must come out as, sheets in it, how to make its HTML)
-        work = []
-        for first in range(0, len(index_pages), INDEX_PAGES_PER_JOB):
-            pages = index_pages[first:first + INDEX_PAGES_PER_JOB]
-            blank = first + len(pages) == len(index_pages) and \
-                layout.cover_pages > len(index_pages)
-            work.append(("the cover and index", len(pages) + blank, 0,
-                         lambda first=first, pages=pages, blank=blank: self._render(
-                             "cover", characters, paper, pack, index_pages=pages,
-                             first_index_page=first, blank_back=blank)))
-        for chunk in chunks:
-            work.append((f"sheets #{chunk[0].index}–#{chunk[-1].index}",
-                         len(chunk) * layout.pages_per_character, len(chunk),
-                         (lambda chunk=chunk: layers.job(chunk)) if layers else
-                         (lambda chunk=chunk: self._render("sheets", chunk, paper, pack))))
-
-        started = time.monotonic()
-        done = {"sheets": 0, "said": started}
-        if ctx.progress and len(characters) > size:
-            ctx.progress(f"{self.name}: rendering {len(characters)} sheets in {len(chunks)} "
-                         "chunks")
-
-        def on_done(index: int, result) -> None:
-            done["sheets"] += work[index][2]
-            now = time.monotonic()
-            finished = done["sheets"] == len(characters) and work[index][2]
-            # quiet for quick packs, then a line every few seconds and one at the end
-            if ctx.progress and now - started > PROGRESS_AFTER_S and \
-                    (now - done["said"] >= PROGRESS_EVERY_S or finished):
-                done["said"] = now
-                ctx.progress(f"{self.name}: {done['sheets']}/{len(characters)} sheets "
-                             f"rendered ({now - started:.0f} s)")
-
-        results = ctx.renderer.render(LazyJobs(work, make_job), on_done=on_done)
-        if layers:
-            results = layers.redo_overflowing(
-                ctx.renderer, work, results,
-                lambda n: (chunks[n - (len(work) - len(chunks))], {}))
-        problems: list[Problem] = []
-        for (what, expected, _, _), result in zip(work, results):
-            problems += self._result_problems(result, what, expected)
-            for warning in collect_warnings([result]):
-                ctx.warn(warning)
-        if problems:
-            raise PrintshopError(problems)
-        return [result.pdf for result in results]
+    def _layered(self, characters) -> bool:
+        layered = self.options.layered
+        return not (layered is False or (layered is None and len(characters) < LAYERED_FROM))
 
     def layered_sheets(self, ctx, characters, paper, pack, make_job, marks=None):
         """The forms of the pack's sheets, laid out (with their stamps), or None when its
         sheets are laid out whole."""
-        layered = self.options.layered
-        if layered is False or (layered is None and len(characters) < LAYERED_FROM):
+        if not self._layered(characters):
             return None
         from printshop.products.pregen_layers import LayeredSheets
 

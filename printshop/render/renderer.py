@@ -34,6 +34,11 @@ class Renderer:
         with self._lock:
             self._riders.append(job)
 
+    def in_background(self, jobs: list[RenderJob]) -> "Background":
+        """Render `jobs` on a thread while the caller goes on (preparing the next jobs): its
+        `result()` waits for them. A render the caller starts meanwhile waits its turn."""
+        return Background(self.render, list(jobs))
+
     def new_build(self) -> None:
         """A renderer kept warm across builds (`serve`): workers keep their fonts but drop
         the stylesheets and images they parsed, which may have been edited since."""
@@ -177,3 +182,32 @@ class _Stamped:
                 return Cached(found)
             self.keys[index] = key
         return job
+
+
+class Background:
+    """A render on a thread of its own, in a copy of the caller's context (what it reads is
+    recorded for the build like any render's); `result()` returns it or raises its error."""
+
+    def __init__(self, render, jobs):
+        import contextvars
+
+        self._results = self._error = None
+        context = contextvars.copy_context()
+        self._thread = threading.Thread(target=context.run, args=(self._run, render, jobs),
+                                        daemon=True)
+        self._thread.start()
+
+    def _run(self, render, jobs) -> None:
+        try:
+            self._results = render(jobs)
+        except BaseException as error:   # given to the caller by result()
+            self._error = error
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def result(self) -> list[RenderResult]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._results
