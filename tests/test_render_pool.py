@@ -95,3 +95,45 @@ def test_a_worker_killed_while_idle_is_reported_as_died():
         with pytest.raises(TaskFailed) as failed:
             pool.map([3])
         assert failed.value.reason == "died"
+
+
+# A worker freezes what it holds for its life (gc.freeze) so that the collection after each
+# job does not walk it again; what a job leaves behind must stay collectable.
+
+class Node:
+    pass
+
+
+state: dict = {}
+
+
+def warm_up_with_a_cycle():
+    state["warm"] = node = Node()
+    node.me = node
+
+
+def keep_and_drop(action):
+    """'keep': a job keeps a cycle (a build's stylesheet cache); 'drop': a later job drops
+    it (the next build); 'check': was it freed, and is the warm-up's frozen?"""
+    import gc
+    import weakref
+
+    if action == "keep":
+        state["cache"] = node = Node()
+        node.me = node
+        state["ref"] = weakref.ref(node)
+        return None
+    if action == "drop":
+        del state["cache"]
+        return None
+    warm = state["warm"]
+    return (state["ref"]() is None, gc.get_freeze_count() > 0, gc.is_tracked(warm),
+            any(o is warm for o in gc.get_objects()))
+
+
+def test_a_worker_freezes_its_warm_up_and_still_frees_what_a_job_kept_and_dropped():
+    with WorkerPool(keep_and_drop, processes=1, warm_up=warm_up_with_a_cycle) as pool:
+        freed, frozen_some, tracked, walked = pool.map(["keep", "drop", "check"])[2]
+    assert freed                 # not frozen: collected after the job that dropped it
+    assert frozen_some
+    assert tracked and not walked  # the warm-up's object: out of every collected generation

@@ -48,6 +48,12 @@ def _worker_main(conn, function: Callable, memory_mb: int,
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         except (ImportError, ValueError, OSError):
             pass
+    # The full collection after every job (below) walked everything the worker keeps for
+    # its life: ~80,000 objects, 22-27 ms a job. Frozen, they are never walked again and
+    # it takes 1-2 ms. First the objects forked from the parent, before any collection
+    # here: a collection writes to every object it visits, which would copy the parent's
+    # pages into this process (6-14 MB less PSS for a 1,000-character pack's process tree).
+    gc.freeze()
     if warm_up is not None:
         # imports and set-up every job needs, done while the parent is still checking its
         # inputs; a failure here is left for the first job to report
@@ -55,6 +61,12 @@ def _worker_main(conn, function: Callable, memory_mb: int,
             warm_up()
         except Exception:
             pass
+    # Then the warm-up's (WeasyPrint's modules, the bundled fonts), collected first so no
+    # garbage is frozen. Nothing a job leaves is: a build's parsed stylesheets and images
+    # are dropped when the next build starts (`serve`, the epoch in render/pdf.py), and a
+    # frozen object that becomes garbage in a cycle is never freed.
+    gc.collect()
+    gc.freeze()
     while True:
         try:
             message = conn.recv()
