@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pypdfium2 as pdfium
+import pytest
 from pypdf import PdfWriter
 
 from printshop.render.merge import merge_layered_pdfs, merge_many_pdfs
@@ -126,3 +127,26 @@ def test_a_pack_holds_each_font_once_however_many_chunks_copied_it(monkeypatch):
     texts = [page.extract_text() for page in pdf_reader(pack).pages]
     # the stamped lists are there on every sheet: their headings and their lines
     assert all("WHO YOU WERE" in t.upper() and "Background:" in t for t in texts[1:])
+
+
+def test_parts_added_one_by_one_make_the_same_file_and_leave_no_folder(monkeypatch, tmp_path):
+    import tempfile
+
+    from printshop.render import merge
+    from printshop.render.merge import LayeredMerge
+
+    monkeypatch.setattr(merge, "LAYERED_GROUP", 2)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
+    whole = merge_layered_pdfs(parts, title="Pack", outline=[("last", 4)])
+    joined = LayeredMerge(len(parts))
+    for index in (3, 0, 4, 1, 2):    # in the order the workers finish them
+        joined.add(index, parts[index])
+    assert list(tmp_path.iterdir())   # waiting on disk, not in memory
+    assert joined.result(title="Pack", outline=[("last", 4)]) == whole
+    assert not list(tmp_path.iterdir())
+    missing = LayeredMerge(2)
+    missing.add(0, parts[0])
+    with pytest.raises(ValueError):
+        missing.result()
+    assert not list(tmp_path.iterdir())

@@ -12,9 +12,12 @@ from printshop.products.pack_chunks import LazyJobs, split_into_chunks
 from printshop.render.pdf import RenderJob, collect_warnings
 
 
-def render_parts(pregens, ctx, characters, paper, pack, layout) -> list[bytes]:
-    """Every page of a pack, as chunk PDFs in order. A chunk's HTML is made only when a
-    worker is ready for it, so a big pack never holds all of its HTML at once."""
+def render_parts(pregens, ctx, characters, paper, pack, layout):
+    """Every page of a pack, as chunk PDFs to be joined in order (a LayeredMerge: its
+    `result` is the file). A chunk's HTML is made only when a worker is ready for it, and
+    its PDF waits on disk, so a big pack never holds all of either in memory."""
+    from printshop.render.merge import LayeredMerge
+
     from printshop.products import pregens as settings   # (tests change these)
 
     sheets_css = pregens._stylesheets(paper)
@@ -55,6 +58,20 @@ def render_parts(pregens, ctx, characters, paper, pack, layout) -> list[bytes]:
                      (lambda chunk=chunk: layers.job(chunk)) if layers else
                      (lambda chunk=chunk: pregens._render("sheets", chunk, paper, pack))))
     covered = covers.result() if covers is not None else []
+    merge = LayeredMerge(len(work))
+    keep_bytes = ctx.renderer.cache is not None   # the build's cache stores them later
+
+    def take(index: int, result) -> None:
+        """A part that came out as it should goes to the merge (one that did not is
+        rendered again, or reported, below)."""
+        expected = work[index][1]
+        if not result.overflows and result.pages == expected:
+            merge.add(index, result.pdf)
+            if not keep_bytes:
+                result.pdf = b""
+
+    for index, result in enumerate(covered):
+        take(index, result)
 
     started = time.monotonic()
     done = {"sheets": 0, "said": started}
@@ -64,6 +81,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout) -> list[bytes]:
 
     def on_done(index: int, result) -> None:
         index += len(covered)
+        take(index, result)
         done["sheets"] += work[index][2]
         now = time.monotonic()
         finished = done["sheets"] == len(characters) and work[index][2]
@@ -77,14 +95,19 @@ def render_parts(pregens, ctx, characters, paper, pack, layout) -> list[bytes]:
     results = covered + ctx.renderer.render(LazyJobs(work[len(covered):], make_job),
                                             on_done=on_done)
     if layers:
-        results = layers.redo_overflowing(
+        redone = layers.redo_overflowing(
             ctx.renderer, work, results,
             lambda n: (chunks[n - (len(work) - len(chunks))], {}))
+        for index, (before, after) in enumerate(zip(results, redone)):
+            if after is not before:
+                take(index, after)
+        results = redone
     problems: list[Problem] = []
     for (what, expected, _, _), result in zip(work, results):
         problems += pregens._result_problems(result, what, expected)
         for warning in collect_warnings([result]):
             ctx.warn(warning)
     if problems:
+        merge.close()
         raise PrintshopError(problems)
-    return [result.pdf for result in results]
+    return merge

@@ -266,24 +266,23 @@ class Pregens(Product):
 
     # --- outputs -----------------------------------------------------------------------------
     def pdf(self, ctx: BuildContext) -> bytes:
-        from printshop.render.merge import merge_layered_pdfs
-
         characters = self.characters(ctx)
         paper = self.paper_for_sheets(ctx)
         pack = self.pack_info(characters, paper)
         layout = self.layout(len(characters))
-        parts = self._render_parts(ctx, characters, paper, pack, layout)
-        # the workers' memory goes back before the merge (a later render starts new ones)
+        merge = self._render_parts(ctx, characters, paper, pack, layout)
+        # the workers' memory goes back before the last of the merge (a later render
+        # starts new ones)
         ctx.renderer.release()
         outline = [("Cover and index", 0)]
         outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(n))
                     for n, c in enumerate(characters, start=1)]
-        pdf = merge_layered_pdfs(parts, title=f"{pack['game']}: {self.options.title} "
-                                           f"(seed {self.options.seed})", outline=outline)
+        pdf = merge.result(title=f"{pack['game']}: {self.options.title} "
+                                 f"(seed {self.options.seed})", outline=outline)
         self.pages = layout.total(len(characters))
         return pdf
 
-    def _render_parts(self, ctx, characters, paper, pack, layout) -> list[bytes]:
+    def _render_parts(self, ctx, characters, paper, pack, layout):
         from printshop.products.pregen_pdf import render_parts
 
         return render_parts(self, ctx, characters, paper, pack, layout)

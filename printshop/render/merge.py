@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from pathlib import Path
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, ByteStringObject
@@ -93,6 +94,47 @@ def merge_layered_pdfs(parts: list[bytes], title: str | None = None,
 
 
 LAYERED_GROUP = 25   # parts joined at once (a 1,000-sheet pack: ~4 groups)
+
+
+class LayeredMerge:
+    """`merge_layered_pdfs` for parts that come in one by one (a pack's chunks, as the
+    workers finish them). Each part waits in a temporary file rather than in memory: a
+    1,000-sheet pack's chunks carry their own copies of the forms and stamps they draw
+    (~35 MB in all), which the parent otherwise held while the workers were still at their
+    biggest. `result` joins them as `merge_layered_pdfs` does (the same file), after the
+    workers are gone."""
+
+    def __init__(self, count: int):
+        import tempfile
+
+        self.count = count
+        self._folder = tempfile.TemporaryDirectory(prefix="printshop-parts-")
+        self._added: set[int] = set()
+
+    def add(self, index: int, pdf: bytes) -> None:
+        (Path(self._folder.name) / f"{index:06d}.pdf").write_bytes(pdf)
+        self._added.add(index)
+
+    def _part(self, index: int) -> bytes:
+        return (Path(self._folder.name) / f"{index:06d}.pdf").read_bytes()
+
+    def result(self, title: str | None = None,
+               outline: list[tuple[str, int]] | None = None) -> bytes:
+        try:
+            if len(self._added) != self.count:
+                raise ValueError(f"{self.count - len(self._added)} parts were never added")
+            if self.count <= LAYERED_GROUP:
+                return merge_layered_pdfs([self._part(n) for n in range(self.count)],
+                                          title=title, outline=outline)
+            groups = [_merge_layered([self._part(n) for n in
+                                      range(first, min(self.count, first + LAYERED_GROUP))])
+                      for first in range(0, self.count, LAYERED_GROUP)]
+            return merge_many_pdfs(groups, title=title, outline=outline)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self._folder.cleanup()
 
 
 def _merge_layered(parts: list[bytes]) -> bytes:
