@@ -27,13 +27,13 @@ from printshop.products.pregen_lists import ListsModel, kind_of
 from printshop.render.layers import FormArt, Overlay, PageArt, place_stamp
 from printshop.render.pdf import collect_warnings
 
-# Stamps go in STAMP_JOBS jobs (a few a worker; constants, so the pack's bytes do not depend
-# on the machine) of STAMPS_PER_JOB to MOST_STAMPS_PER_JOB: each job's PDF has its own subset
-# of each font, which every chunk drawing one of its stamps copies, and a job of 400 stamps
-# grew a worker to 103 MB (the 1,000-sheet pack's peak)
+# Stamps go in an even number of equal jobs (two workers finish them together; constants,
+# not the machine's cores, so the pack's bytes do not depend on the machine) of
+# STAMPS_PER_JOB to MOST_STAMPS_PER_JOB: each job's PDF has its own subset of each font,
+# which every chunk drawing one of its stamps copies, and a job of 400 stamps grew a
+# worker to 103 MB (the 1,000-sheet pack's peak)
 STAMPS_PER_JOB = 40
 MOST_STAMPS_PER_JOB = 150
-STAMP_JOBS = 4
 # A stamp costs ~4 ms, a piece laid out on its sheet ~1 ms: the lists are stacked from stamps
 # when the pack is big enough for its pieces to repeat (47 sheets took the same time
 # either way, 80 a tenth less stacked, 12 a tenth more)
@@ -166,7 +166,8 @@ class LayeredSheets:
                     (name, look_of(slot, text)) for slot, (name, text)
                     in zip(samples, self.pieces[c.index])]
         looks = sorted(distinct)
-        size = min(MOST_STAMPS_PER_JOB, max(STAMPS_PER_JOB, -(-len(looks) // STAMP_JOBS)))
+        pairs = -(-len(looks) // (2 * MOST_STAMPS_PER_JOB))
+        size = max(STAMPS_PER_JOB, -(-len(looks) // (2 * pairs or 1)))
         parts = [looks[i:i + size] for i in range(0, len(looks), size)]
         jobs = []
         for part in parts:

@@ -215,9 +215,13 @@ def _digest(obj, digests: dict) -> bytes:
         for key in sorted(obj.keys()):
             h.update(b"/" + key.encode() + _digest(obj[key], digests))
     elif isinstance(obj, pikepdf.Array):
-        h.update(b"[")
-        for item in obj:
-            h.update(_digest(item, digests))
+        text = obj.unparse()
+        if b" R" in text:    # it refers to other objects: their content, not their numbers
+            h.update(b"[")
+            for item in obj:
+                h.update(_digest(item, digests))
+        else:                # a font's widths: thousands of numbers, in one call
+            h.update(text)
     else:
         h.update(obj.unparse())
     digest = h.digest()
