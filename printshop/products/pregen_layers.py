@@ -8,7 +8,7 @@ rolled (printshop/render/layers.py has the drawing side).
    mark): the template's "form" layer for the first character of that form, the "band"
    page (the form's bottom row alone) and the "lists" page (that character's lists, to
    stack the others' from), and their slots' geometry; then every distinct stamp of the
-   pack laid out once (in jobs of STAMPS_PER_JOB or more, a few a worker).
+   pack laid out once (in an even number of equal jobs).
 3. `job`: a chunk of sheets in the "values" layer, the form's parts replaced by spacers of the
    form's sizes and the lists by their columns' stacked heights; the worker draws the form
    and the stamps over each page.
