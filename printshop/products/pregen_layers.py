@@ -194,6 +194,7 @@ class LayeredSheets:
             if looks_of_pieces is not None and self.forms[self.keys[index]].lists is not None:
                 self.lists[index] = self._stack(self.forms[self.keys[index]].lists,
                                                 looks_of_pieces, found)
+        self.pieces = {}   # stacked: their HTML is in the stamps (a big pack's parent: MBs)
         return results
 
     def _check_pieces(self, found, piece_looks) -> None:
