@@ -163,13 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     programs and fonts `make test` or `make look` need too."""
     argv = sys.argv[1:] if argv is None else argv
     target = argv[0] if argv else "build"
+    # everything missing is named in one go, not one package per attempt
     missing = missing_libraries()
+    tools = missing_tools(NEEDS.get(target, ()))
     if missing:
         print(install_message(missing), file=sys.stderr)
-        return 1
-    tools = missing_tools(NEEDS.get(target, ()))
     if tools:
         print(tools_message(tools, target), file=sys.stderr)
+    if missing or tools:
         return 1
     found = ", ".join(f"{name} {version}" for name, version in versions().items())
     print(f"printshop: system libraries OK ({found}, with HarfBuzz's font subsetter)")

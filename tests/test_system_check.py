@@ -130,3 +130,13 @@ def test_every_thing_the_tests_need_is_named_with_its_package(monkeypatch, capsy
         assert package in debian
     assert system_check.main(["look"]) == 1
     assert "fonts-noto-cjk" not in capsys.readouterr().err   # `make look` needs poppler only
+
+
+def test_missing_libraries_and_missing_tools_are_named_together(monkeypatch, capsys):
+    # a newcomer's machine may lack both: one run of `make test` names all of it
+    monkeypatch.setattr(system_check, "missing_libraries", lambda: ["PangoFT2"])
+    monkeypatch.setattr(system_check.os.path, "exists", lambda path: False)
+    assert system_check.main(["test"]) == 1
+    message = capsys.readouterr().err
+    assert "PangoFT2" in message and "libpangoft2-1.0-0" in message
+    assert "chromium" in message and "fonts-noto-cjk" in message
