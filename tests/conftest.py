@@ -42,6 +42,15 @@ def project_copy(tmp_path) -> Path:
     return target
 
 
+def own_pregens_css(project: Path, after: str = "", before: str = "") -> None:
+    """Give a project copy its own templates/css/pregens.css: the shipped one with `before`
+    and `after` around it (a rule that makes sheets overflow, an @import to refuse ...)."""
+    own = project / "templates" / "css"
+    own.mkdir(parents=True, exist_ok=True)
+    css = (REPO / "templates" / "css" / "pregens.css").read_text()
+    (own / "pregens.css").write_text(before + css + after)
+
+
 def run_cli(*args, cwd: Path | None = None):
     """Run `printshop ARGS` in-process; returns click's Result (exit_code, output)."""
     import os

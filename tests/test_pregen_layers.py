@@ -15,7 +15,7 @@ import pytest
 from printshop.errors import PrintshopError
 from printshop.render.layers import SHARED_PREFIX
 
-from conftest import RULES_SRC, pdf_reader
+from conftest import RULES_SRC, own_pregens_css, pdf_reader
 from test_pregens import roll
 
 COUNT = 8   # several classes, some of them more than once
@@ -108,10 +108,7 @@ def test_armour_and_weapons_taller_than_the_form_leaves_them_fall_back_to_whole_
         project_copy):
     """The form's top row is laid out without the rolled armour and weapons lines; when
     they need more room than it leaves, those sheets are laid out whole instead."""
-    own = project_copy / "templates" / "css"
-    own.mkdir(parents=True)
-    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
-    (own / "pregens.css").write_text(css + "\n.wearing { font-size: 16pt; }\n")
+    own_pregens_css(project_copy, after="\n.wearing { font-size: 16pt; }\n")
     same_chunks = {"sheets_per_chunk": 4}   # layered packs chunk bigger by default
     layered = roll(count=COUNT, seed="layers", layered=True, source=project_copy,
                    **same_chunks).data
@@ -121,10 +118,7 @@ def test_armour_and_weapons_taller_than_the_form_leaves_them_fall_back_to_whole_
 
 
 def test_a_sheet_that_does_not_fit_is_still_an_error_naming_the_character(project_copy):
-    own = project_copy / "templates" / "css"
-    own.mkdir(parents=True)
-    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
-    (own / "pregens.css").write_text(css + "\n.abilities li { font-size: 30pt; }\n")
+    own_pregens_css(project_copy, after="\n.abilities li { font-size: 30pt; }\n")
     with pytest.raises(PrintshopError) as exc:
         roll(count=2, source=project_copy, layered=True)
     messages = [p.message for p in exc.value.problems]

@@ -12,7 +12,7 @@ from printshop.products import pregen_layers
 from printshop.products.pregen_lists import ListsModel, kind_of
 from printshop.render.layers import Slot
 
-from conftest import RULES_SRC
+from conftest import RULES_SRC, own_pregens_css
 from test_pregen_layers import pixels, words_and_boxes
 from test_pregens import roll
 
@@ -156,11 +156,8 @@ def test_a_values_page_lays_out_none_of_the_stamped_lists(shipped):
 def test_a_template_whose_lists_stack_otherwise_keeps_them_laid_out(project_copy, tmp_path):
     """Paragraphs of the flavour section side by side: not how the model stacks blocks, so
     the check refuses it, and the sheets keep their lists and read as whole sheets do."""
-    own = project_copy / "templates" / "css"
-    own.mkdir(parents=True)
-    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
-    (own / "pregens.css").write_text(
-        css + "\n.flavour p { display: inline-block; width: 45%; }\n")
+    own_pregens_css(project_copy,
+                    after="\n.flavour p { display: inline-block; width: 45%; }\n")
     layers, _ = layered_sheets(3, source=project_copy)
     assert all(form.lists is None for form in layers.forms.values())
     assert not layers.lists
@@ -174,10 +171,7 @@ def test_a_template_whose_lists_stack_otherwise_keeps_them_laid_out(project_copy
 def test_lists_too_long_for_the_sheet_are_still_an_error_naming_the_character(project_copy):
     from printshop.errors import PrintshopError
 
-    own = project_copy / "templates" / "css"
-    own.mkdir(parents=True)
-    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
-    (own / "pregens.css").write_text(css + "\n.equipment li { font-size: 40pt; }\n")
+    own_pregens_css(project_copy, after="\n.equipment li { font-size: 40pt; }\n")
     with pytest.raises(PrintshopError) as exc:
         roll(count=2, seed="lists", source=project_copy, layered=True)
     messages = [p.message for p in exc.value.problems]

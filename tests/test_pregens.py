@@ -16,7 +16,8 @@ from printshop.builder import build_project
 from printshop.errors import PrintshopError
 from printshop.products.character_pack import roll_characters_to_bytes
 
-from conftest import RULES_SRC, folder_snapshot, pdf_colours, pdf_reader, run_cli
+from conftest import (RULES_SRC, folder_snapshot, own_pregens_css, pdf_colours, pdf_reader,
+                      run_cli)
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "characters-golden.json"
 
@@ -153,10 +154,7 @@ def test_a_sheet_stylesheet_reaching_outside_the_project_is_refused_before_rende
         project_copy, tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP SECRET")
-    own = project_copy / "templates" / "css"
-    own.mkdir(parents=True)
-    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
-    (own / "pregens.css").write_text(f"@import url({secret.as_uri()});\n{css}")
+    own_pregens_css(project_copy, before=f"@import url({secret.as_uri()});\n")
     result = run_cli("build", "pregens", "--source", str(project_copy),
                      "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
@@ -165,10 +163,7 @@ def test_a_sheet_stylesheet_reaching_outside_the_project_is_refused_before_rende
 
 
 def test_a_sheet_that_does_not_fit_is_an_error_naming_the_character(project_copy):
-    own = project_copy / "templates" / "css"
-    own.mkdir(parents=True)
-    css = (RULES_SRC.parent / "templates" / "css" / "pregens.css").read_text()
-    (own / "pregens.css").write_text(css + "\n.abilities li { font-size: 30pt; }\n")
+    own_pregens_css(project_copy, after="\n.abilities li { font-size: 30pt; }\n")
     with pytest.raises(PrintshopError) as exc:
         roll(count=2, source=project_copy)
     messages = [p.message for p in exc.value.problems]

@@ -115,26 +115,36 @@ class LayeredMerge:
         (Path(self._folder.name) / f"{index:06d}.pdf").write_bytes(pdf)
         self._added.add(index)
 
-    def _part(self, index: int) -> bytes:
-        return (Path(self._folder.name) / f"{index:06d}.pdf").read_bytes()
-
     def result(self, title: str | None = None,
                outline: list[tuple[str, int]] | None = None) -> bytes:
         try:
             if len(self._added) != self.count:
                 raise ValueError(f"{self.count - len(self._added)} parts were never added")
-            if self.count <= LAYERED_GROUP:
-                return merge_layered_pdfs([self._part(n) for n in range(self.count)],
-                                          title=title, outline=outline)
-            groups = [_merge_layered([self._part(n) for n in
-                                      range(first, min(self.count, first + LAYERED_GROUP))])
-                      for first in range(0, self.count, LAYERED_GROUP)]
-            return merge_many_pdfs(groups, title=title, outline=outline)
+            return merge_layered_pdfs(_OnDisk(Path(self._folder.name), self.count),
+                                      title=title, outline=outline)
         finally:
             self.close()
 
     def close(self) -> None:
         self._folder.cleanup()
+
+
+class _OnDisk:
+    """A LayeredMerge's parts as the sequence merge_layered_pdfs takes: read when asked
+    for, so no more than a group of them is in memory at once."""
+
+    def __init__(self, folder: Path, count: int):
+        self.folder, self.count = folder, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[n] for n in range(*index.indices(self.count))]
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        return (self.folder / f"{index:06d}.pdf").read_bytes()
 
 
 def _merge_layered(parts: list[bytes]) -> bytes:
