@@ -21,6 +21,7 @@ rendered again the plain way by the caller (`plain_job`), where a real overflow 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import SimpleNamespace
 
 from printshop.products.pregen_lists import ListsModel, kind_of
@@ -39,6 +40,11 @@ MOST_STAMPS_PER_JOB = 150
 # either way, 80 a tenth less stacked, 12 a tenth more)
 LISTS_FROM = 50
 NEEDED = ("page", "content", "lower", "bottom", "seed", "combat", "wearing")
+
+
+@lru_cache(maxsize=None)
+def _column_slot(column: int) -> str:
+    return f"L{column}"   # one string per column, not one per piece of every sheet
 
 
 def _zero():
@@ -61,12 +67,17 @@ class LayeredSheets:
     # --- 1. what each sheet prints in its slots --------------------------------------------
     def collect(self, characters, marks: dict[int, str] | None = None) -> None:
         marks = marks or {}
+        shared: dict[str, str] = {}
         for c in characters:
             texts: dict[str, str] = {}
             pieces: dict[str, str] = {}
 
             def sink(name, text, texts=texts, pieces=pieces) -> str:
-                (pieces if kind_of(str(name)) else texts)[str(name)] = str(text)
+                # one copy of each name and text however many sheets print it (a
+                # 1,000-sheet pack's parent holds ~40,000 of them until its chunks are made)
+                name, text = str(name), str(text)
+                name, text = shared.setdefault(name, name), shared.setdefault(text, text)
+                (pieces if kind_of(name) else texts)[name] = text
                 return ""
 
             self.pregens._render("sheets", [c], self.paper, self.pack, marks=marks,
@@ -228,7 +239,7 @@ class LayeredSheets:
         for piece in placed:
             source, page, stamp = found[looks[piece.name]]
             art.append((source, page, piece.x - stamp.content_x, piece.y - stamp.content_y,
-                        f"L{piece.column}"))
+                        _column_slot(piece.column)))
         return heights, art
 
     # --- 3. a chunk ------------------------------------------------------------------------------

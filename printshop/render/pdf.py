@@ -319,6 +319,10 @@ def _render_job(job: RenderJob) -> RenderResult:
             geometry = slot_geometry(document)
         pdf = b"" if job.layout_only else document.write_pdf(uncompressed_pdf=job.uncompressed)
         fonts = sorted({font.family for font in document.fonts.values()})
+        pages = len(document.pages)
+        # the laid-out pages go before the layers are drawn over them: a big pack's peak
+        # memory is a worker holding both
+        del document
         if job.overlay is not None:
             pdf = _overlay(job, geometry, pdf)
     finally:
@@ -329,7 +333,7 @@ def _render_job(job: RenderJob) -> RenderResult:
     warnings = [Problem(job.source, m) for m in messages
                 if not (m.startswith("Failed to load") and fetcher.refused)
                 and not is_fallback_warning(m)] + notdef  # the CLI says it once per run
-    return RenderResult(pdf=pdf, pages=len(document.pages),
+    return RenderResult(pdf=pdf, pages=pages,
                         warnings=css_warnings + warnings, refused=css_refused + refused,
                         overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
                         slots=geometry if job.slots else [], strings=named)
