@@ -8,7 +8,8 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfWriter
 
-from printshop.render.merge import merge_layered_pdfs, merge_many_pdfs
+from printshop.render.layered_merge import merge_layered_pdfs
+from printshop.render.merge import merge_many_pdfs
 
 from conftest import pdf_reader
 
@@ -100,9 +101,9 @@ def test_layered_parts_share_their_forms_once():
 
 
 def test_many_layered_parts_are_joined_in_groups(monkeypatch):
-    from printshop.render import merge
+    from printshop.render import layered_merge
 
-    monkeypatch.setattr(merge, "LAYERED_GROUP", 2)
+    monkeypatch.setattr(layered_merge, "LAYERED_GROUP", 2)
     parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
     merged = merge_layered_pdfs(parts, outline=[("last", 4)])
     reader = pdf_reader(merged)
@@ -132,10 +133,10 @@ def test_a_pack_holds_each_font_once_however_many_chunks_copied_it(monkeypatch):
 def test_parts_added_one_by_one_make_the_same_file_and_leave_no_folder(monkeypatch, tmp_path):
     import tempfile
 
-    from printshop.render import merge
-    from printshop.render.merge import LayeredMerge
+    from printshop.render import layered_merge
+    from printshop.render.layered_merge import LayeredMerge
 
-    monkeypatch.setattr(merge, "LAYERED_GROUP", 2)
+    monkeypatch.setattr(layered_merge, "LAYERED_GROUP", 2)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
     whole = merge_layered_pdfs(parts, title="Pack", outline=[("last", 4)])
@@ -150,3 +151,47 @@ def test_parts_added_one_by_one_make_the_same_file_and_leave_no_folder(monkeypat
     with pytest.raises(ValueError):
         missing.result()
     assert not list(tmp_path.iterdir())
+
+
+def test_a_small_pack_is_joined_as_its_parts_come_in(monkeypatch, tmp_path):
+    """Parts that come in order are joined at once (none left waiting on disk); one that
+    comes early waits until its turn. The file is the one merge_layered_pdfs makes."""
+    import tempfile
+
+    from printshop.render.layered_merge import LayeredMerge
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
+    whole = merge_layered_pdfs(parts, title="Pack", outline=[("first", 0), ("last", 4)])
+    joined = LayeredMerge(len(parts))
+    waiting = lambda: sorted(p.name for p in tmp_path.rglob("*.pdf"))   # noqa: E731
+    joined.add(0, parts[0])
+    joined.add(1, parts[1])
+    assert waiting() == []
+    joined.add(3, parts[3])
+    assert waiting() == ["000003.pdf"]
+    joined.add(2, parts[2])         # 2 joined, then 3 from its file
+    assert waiting() == []
+    with pytest.raises(ValueError):
+        joined.add(2, parts[2])     # twice
+    joined.add(4, parts[4])
+    assert joined.result(title="Pack", outline=[("first", 0), ("last", 4)]) == whole
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_few_parts_over_one_group_are_joined_whole(monkeypatch):
+    """One group and a little more is one join, not a second stage: each form is in the
+    file once (a second stage keeps one copy a group)."""
+    import pikepdf
+
+    from printshop.render import layered_merge
+
+    monkeypatch.setattr(layered_merge, "LAYERED_GROUP", 4)   # one stage: up to 5 parts
+    parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
+    pdf = pikepdf.open(io.BytesIO(merge_layered_pdfs(parts, title="Pack",
+                                                     outline=[("last", 4)])))
+    assert len({page.Resources.XObject["/PsXaaaa_0"].objgen for page in pdf.pages}) == 1
+    parts.append(parts[0])          # six: two groups, a copy each
+    pdf = pikepdf.open(io.BytesIO(merge_layered_pdfs(parts)))
+    assert len(pdf.pages) == 6
+    assert len({page.Resources.XObject["/PsXaaaa_0"].objgen for page in pdf.pages}) == 2

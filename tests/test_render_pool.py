@@ -40,6 +40,26 @@ def test_results_come_back_in_order():
         assert sorted(done) == list(range(10))
 
 
+def started_at(_):
+    return time.monotonic()
+
+
+def test_a_freed_worker_gets_its_next_task_before_the_caller_handles_the_result():
+    """The caller's work on a result (a pack joins its chunks as they come) must not keep a
+    worker waiting: the next task is sent first."""
+    handled = {}
+
+    def on_done(index, _):
+        handled[index] = time.monotonic()
+        time.sleep(0.3)
+
+    with WorkerPool(started_at, processes=1) as pool:
+        starts = pool.map([0, 1, 2], on_done=on_done)
+    assert sorted(handled) == [0, 1, 2]
+    # task n+1 started before the caller had finished with result n (0.3 s of it)
+    assert starts[1] < handled[0] + 0.3 and starts[2] < handled[1] + 0.3
+
+
 def test_a_task_over_its_time_limit_is_killed():
     started = time.monotonic()
     with WorkerPool(sleepy, processes=1, timeout=1) as pool:

@@ -146,7 +146,7 @@ class Convention(Product):
         return command + " --first N --count 1"
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
-        from printshop.render.merge import merge_layered_pdfs
+        from printshop.render.layered_merge import merge_layered_pdfs
 
         o = self.options
         paper = self.pregens.paper_for_sheets(ctx)

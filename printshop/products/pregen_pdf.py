@@ -16,7 +16,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     """Every page of a pack, as chunk PDFs to be joined in order (a LayeredMerge: its
     `result` is the file). A chunk's HTML is made only when a worker is ready for it, and
     its PDF waits on disk, so a big pack never holds all of either in memory."""
-    from printshop.render.merge import LayeredMerge
+    from printshop.render.layered_merge import LayeredMerge
 
     from printshop.products import pregens as settings   # (tests change these)
 

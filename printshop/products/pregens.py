@@ -56,7 +56,7 @@ class PregensOptions(Strict):
     stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]
     # 10 sheets a job: a worker's memory grows ~2-3.5 MB a page while it lays a chunk out,
     # and smaller chunks were no slower (bench/pregens.py). Layered chunks each carry the
-    # forms and stamps they draw; the merge keeps one copy of each (render/merge.py)
+    # forms and stamps they draw; the merge keeps one copy of each (render/layered_merge.py)
     sheets_per_chunk: int = Field(default=10, ge=1, le=200)
     # PDF sheets drawn in layers: each class's form laid out once, the rolled values over
     # it (products/pregen_layers.py); false lays every sheet out whole (same look, slower

@@ -206,7 +206,7 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False) -> 
 
     def name(data: bytes, page: int) -> str:
         """The XObject's name says what it is (its PDF's digest and page), the same in
-        every chunk: the pack's merge keeps one copy of each (render/merge.py)."""
+        every chunk: the pack's merge keeps one copy of each (render/layered_merge.py)."""
         if id(data) not in digests:
             digests[id(data)] = hashlib.sha256(data).hexdigest()[:16]
         return f"{SHARED_PREFIX}{digests[id(data)]}_{page}"

@@ -165,8 +165,11 @@ class WorkerPool:
         # The next payload, made while the workers are busy: payloads may be lazy (made
         # when taken), and a worker should not sit idle while its next one is made.
         made: dict[int, Any] = {}
+        # Results wait for `on_done` until the freed workers have their next payloads: the
+        # caller's work on a result (a pack's merge) must not keep a worker idle.
+        finished: list[tuple[int, Any]] = []
         try:
-            while pending or busy:
+            while pending or busy or finished:
                 for worker in self.workers:
                     if worker.task is None and pending:
                         index = pending.pop(0)
@@ -181,7 +184,12 @@ class WorkerPool:
                         busy += 1
                 if pending and pending[0] not in made:
                     made[pending[0]] = payloads[pending[0]]
+                for index, value in finished:
+                    on_done(index, value)
+                finished = []
                 active = [w for w in self.workers if w.task is not None]
+                if not active:
+                    continue
                 remaining = max(0.0, min(w.deadline for w in active) - time.monotonic())
                 ready = wait([w.conn for w in active] + [w.process.sentinel for w in active],
                              timeout=remaining)
@@ -197,7 +205,7 @@ class WorkerPool:
                             raise TaskFailed(index, "error", value)
                         results[index] = value
                         if on_done:
-                            on_done(index, value)
+                            finished.append((index, value))
                     elif worker.process.sentinel in ready:
                         raise TaskFailed(worker.task, "died",
                                          f"exit code {worker.process.exitcode}")
