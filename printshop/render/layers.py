@@ -196,11 +196,52 @@ def place_stamp(slot: Slot, stamp: Slot | None) -> tuple[float, float] | None:
 
 # --- drawing the layers together ---------------------------------------------------------------
 
-def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False) -> bytes:
+class Sources:
+    """The forms' and stamps' PDFs a worker drew from, kept open from chunk to chunk by
+    their content (a pack's chunks all draw from the same few): opening them and making
+    their pages into XObjects was a third of a chunk's drawing. At most `budget` bytes of
+    them are kept, the least recently used let go first, and only between chunks (a chunk
+    being drawn reads its sources when it is saved)."""
+
+    def __init__(self, budget: int = 4_000_000):
+        from collections import OrderedDict
+
+        self.budget = budget
+        self.kept: OrderedDict[str, list] = OrderedDict()   # digest → [pdf, size, forms]
+
+    def page(self, digest: str, data: bytes, page: int):
+        """Page `page` of the PDF `data` (whose digest is `digest`) as a form XObject."""
+        import pikepdf
+
+        entry = self.kept.get(digest)
+        if entry is None:
+            entry = self.kept[digest] = [pikepdf.open(io.BytesIO(data)), len(data), {}]
+        self.kept.move_to_end(digest)
+        forms = entry[2]
+        if page not in forms:
+            forms[page] = pikepdf.Page(entry[0].pages[page]).as_form_xobject()
+        return forms[page]
+
+    def trim(self) -> None:
+        while len(self.kept) > 1 and sum(e[1] for e in self.kept.values()) > self.budget:
+            _, (pdf, _, _) = self.kept.popitem(last=False)
+            pdf.close()
+
+    def close(self) -> None:
+        for pdf, _, _ in self.kept.values():
+            pdf.close()
+        self.kept.clear()
+
+
+def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False,
+            sources: Sources | None = None) -> bytes:
+    """The values pages with their forms and stamps drawn over them; `sources` (a worker's,
+    kept between chunks) opens the forms' and stamps' PDFs, or a new one for this call."""
     import pikepdf
 
     pdf = pikepdf.open(io.BytesIO(values_pdf))
-    sources: dict[int, object] = {}
+    own = sources is None
+    sources = Sources() if own else sources
     xobjects: dict[tuple, object] = {}
     digests: dict[int, str] = {}
 
@@ -208,16 +249,14 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False) -> 
         """The XObject's name says what it is (its PDF's digest and page), the same in
         every chunk: the pack's merge keeps one copy of each (render/layered_merge.py)."""
         if id(data) not in digests:
-            digests[id(data)] = hashlib.sha256(data).hexdigest()[:16]
-        return f"{SHARED_PREFIX}{digests[id(data)]}_{page}"
+            digests[id(data)] = hashlib.sha256(data).hexdigest()
+        return f"{SHARED_PREFIX}{digests[id(data)][:16]}_{page}"
 
     def xobject(key, data: bytes, page: int):
         if (key, page) not in xobjects:
-            source = sources.get(id(data))
-            if source is None:
-                source = sources[id(data)] = pikepdf.open(io.BytesIO(data))
-            form = pikepdf.Page(source.pages[page]).as_form_xobject()
-            xobjects[(key, page)] = pdf.copy_foreign(form)
+            name(data, page)
+            xobjects[(key, page)] = pdf.copy_foreign(sources.page(digests[id(data)], data,
+                                                                  page))
         return xobjects[(key, page)]
 
     for number, art in enumerate(overlay.pages):
@@ -247,8 +286,11 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False) -> 
         pikepdf.Page(page).contents_add(pikepdf.Stream(pdf, b"\n".join(ops) + b"\n"))
     out = io.BytesIO()
     pdf.save(out, deterministic_id=True, compress_streams=not uncompressed)
-    for source in sources.values():
-        source.close()
+    pdf.close()
+    if own:
+        sources.close()
+    else:
+        sources.trim()
     return out.getvalue()
 
 

@@ -369,7 +369,12 @@ def _overlay(job: RenderJob, geometry, pdf: bytes) -> bytes:
             art.placed = [(source, page, dx + geometry[number][column].content_x,
                            dy + geometry[number][column].content_y)
                           for source, page, dx, dy, column in art.pieces]
-    return compose(pdf, job.overlay, job.uncompressed)
+    from printshop.render.layers import Sources
+
+    sources = _process_state.get("layer_sources")
+    if sources is None:
+        sources = _process_state["layer_sources"] = Sources()
+    return compose(pdf, job.overlay, job.uncompressed, sources)
 
 
 @dataclass
