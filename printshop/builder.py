@@ -185,7 +185,6 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
     recorders = {p.name: deps.Recorder(ignore=ignore) for p in products}
     warnings = {p.name: [] for p in products}
     output = BuildOutput(plan.cache.out)
-    outputs: dict[str, dict[str, bytes]] = {}
     own_renderer = renderer is None
     if own_renderer:
         from printshop.render.renderer import Renderer
@@ -213,15 +212,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                     problems.extend(exc)
         problems.raise_if_any()
         ctx.renderer = renderer
-        for product in products:
-            ctx.warnings = warnings[product.name]
-            before = dict(output.files)
-            # what its last good build kept (the book: where its parts fell), as a guess
-            product.last_build = entry_extra(plan.cache.out, product.name)
-            with deps.recording(recorders[product.name]):
-                product.build(ctx, output)
-            outputs[product.name] = {n: d for n, d in output.files.items()
-                                     if before.get(n) is not d}
+        outputs = _build_all(products, ctx, output, recorders, warnings, plan.cache.out)
     finally:
         renderer.cache = None
         report.chunks_reused, report.chunks_rendered = chunks.reused, chunks.rendered
@@ -243,6 +234,86 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                          product.cache_extra)
     report.products = products
     report.built = names
+
+
+# Products built at once, each on a thread of its own sharing the renderer's workers: while
+# one composes or joins its pages (the parent's work, the workers idle), another renders.
+PRODUCTS_AT_ONCE = 2
+
+
+def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnings: dict,
+               out: Path) -> dict[str, dict[str, bytes]]:
+    """Every product built, PRODUCTS_AT_ONCE at a time, taken in the manifest's order; the
+    files each made (what the build cache stores for it). Each records what it reads into
+    its own recorder and warns into its own list. After a failure no other product is
+    started; the ones running finish, and the failures are raised together."""
+    import contextvars
+    import dataclasses
+    import threading
+
+    outputs: dict[str, dict[str, bytes]] = {p.name: {} for p in products}
+    failures: dict[str, BaseException] = {}
+    todo = list(products)
+    lock = threading.Lock()
+    context = contextvars.copy_context()
+
+    def build(product) -> None:
+        # what its last good build kept (the book: where its parts fell), as a guess
+        product.last_build = entry_extra(out, product.name)
+        with deps.recording(recorders[product.name]):
+            product.build(dataclasses.replace(ctx, warnings=warnings[product.name]),
+                          _ProductOutput(output, outputs[product.name]))
+
+    def run() -> None:
+        while True:
+            with lock:
+                if not todo or failures:
+                    return
+                product = todo.pop(0)
+            try:
+                context.copy().run(build, product)
+            except BaseException as exc:
+                with lock:
+                    failures[product.name] = exc
+
+    threads = [threading.Thread(target=run, daemon=True)
+               for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        ordered = [failures[p.name] for p in products if p.name in failures]
+        if all(isinstance(f, PrintshopError) for f in ordered):
+            problems = Problems()
+            for failure in ordered:
+                problems.extend(failure)
+            problems.raise_if_any()
+        raise next(f for f in ordered if not isinstance(f, PrintshopError))
+    # the files in the manifest's order, whichever product finished first
+    output.files = {name: data for p in products for name, data in outputs[p.name].items()}
+    return outputs
+
+
+class _ProductOutput:
+    """A product's view of the build's output: what it adds goes to the build's, and is
+    kept as that product's."""
+
+    def __init__(self, shared: BuildOutput, own: dict[str, bytes]):
+        self.shared, self.own = shared, own
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        return self.own
+
+    def add(self, name: str, data: bytes | str) -> None:
+        self.shared.add(name, data)
+        self.own[name] = self.shared.files[name]
+
+    def add_tree(self, name: str, files: dict[str, bytes]) -> None:
+        self.shared.add_tree(name, files)
+        for file_name in files:
+            self.own[f"{name}/{file_name}"] = self.shared.files[f"{name}/{file_name}"]
 
 
 def _strict_error(warnings) -> PrintshopError:

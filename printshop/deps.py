@@ -20,6 +20,7 @@ import contextlib
 import contextvars
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 ABSENT = "absent"
@@ -177,18 +178,25 @@ class SharedRenders(dict):
     def __init__(self):
         super().__init__()
         self.reads: dict = {}
+        # products build on threads of their own: a second asking for a thing being made
+        # waits for it rather than making it again
+        self._lock = threading.Lock()
+        self._making: dict = {}    # key → the lock held while it is made
 
     def make(self, key, function):
-        if key in self.reads:
-            files, listings, entries = self.reads[key]
-            merge(files, listings, entries)
-            return dict.__getitem__(self, key)
-        recorder = Recorder()
-        with recording(recorder):  # also into the product's own recorder, which is outside
-            value = function()
-        self[key] = value
-        self.reads[key] = (recorder.files, recorder.listings, recorder.entries)
-        return value
+        with self._lock:
+            making = self._making.setdefault(key, threading.Lock())
+        with making:
+            if key in self.reads:
+                files, listings, entries = self.reads[key]
+                merge(files, listings, entries)
+                return dict.__getitem__(self, key)
+            recorder = Recorder()
+            with recording(recorder):  # also into the product's own recorder, outside
+                value = function()
+            self[key] = value
+            self.reads[key] = (recorder.files, recorder.listings, recorder.entries)
+            return value
 
 
 class RecordingTables(dict):

@@ -294,6 +294,41 @@ def test_entries_name_the_files_read(project):
     assert entry["outputs"].keys() == {"deck-b.pdf"}
 
 
+def test_products_built_at_once_make_what_one_at_a_time_makes(project, monkeypatch):
+    """Products build on threads sharing the workers: the files and each product's cache
+    entry (what it read, what it wrote) are what a build of one product at a time makes."""
+    from printshop import builder
+
+    def entries():
+        folder = project / "build" / CACHE_DIR / "products"
+        return {p.name: {k: v for k, v in json.loads(p.read_text()).items()
+                         if k in ("files", "outputs", "listings")}
+                for p in sorted(folder.glob("*.json"))}
+
+    build(project, force=True)
+    together, recorded = outputs(project), entries()
+    assert builder.PRODUCTS_AT_ONCE > 1
+    monkeypatch.setattr(builder, "PRODUCTS_AT_ONCE", 1)
+    build(project, force=True)
+    assert {n: data for n, (data, _) in outputs(project).items()} == \
+        {n: data for n, (data, _) in together.items()}
+    assert entries() == recorded
+    assert "project:decks/alpha.yaml" not in recorded["book.json"]["files"]
+    assert "project:guide/01-welcome.md" not in recorded["deck-a.json"]["files"]
+
+
+def test_a_product_failing_while_another_builds_fails_the_build_and_writes_nothing(project):
+    before = outputs(project)
+    (project / "guide" / "02-omens.md").write_text(CHAPTER_2 + "\nAnother paragraph.\n")
+    # checked fine; found only when rendered (no size of its text fits the card)
+    (project / "decks" / "alpha.yaml").write_text(SMALL_DECK.replace(
+        "The first card's text.", "Far too long. " * 400))
+    with pytest.raises(PrintshopError) as failed:
+        build(project)
+    assert outputs(project) == before
+    assert [p.message for p in failed.value.problems if "First Card" in p.message]
+
+
 def test_a_no_op_build_imports_no_weasyprint(project):
     script = ("import sys; from pathlib import Path; from printshop.builder import build_project;"
               f"r = build_project(Path({str(project)!r}), Path({str(project / 'build')!r}),"

@@ -60,6 +60,64 @@ def test_a_freed_worker_gets_its_next_task_before_the_caller_handles_the_result(
     assert starts[1] < handled[0] + 0.3 and starts[2] < handled[1] + 0.3
 
 
+def fail_on_negative(x):
+    if x < 0:
+        raise ValueError("negative")
+    time.sleep(0.05)
+    return x * x
+
+
+def test_callers_on_several_threads_share_the_workers_each_getting_its_own_results():
+    """A build renders its products on threads of their own: each map gets its results in
+    order, its on_done runs in its own thread, and one caller's failing task fails only
+    that caller."""
+    import threading
+
+    outcome, done_in = {}, {}
+
+    def caller(name, payloads):
+        me = threading.get_ident()
+        done_in[name] = set()
+        try:
+            outcome[name] = pool.map(payloads, on_done=lambda i, v: done_in[name].add(
+                threading.get_ident() == me))
+        except TaskFailed as failed:
+            outcome[name] = failed
+
+    with WorkerPool(fail_on_negative, processes=2) as pool:
+        threads = [threading.Thread(target=caller, args=(name, payloads)) for name, payloads
+                   in (("a", list(range(12))), ("b", list(range(20, 30))),
+                       ("c", [1, 2, -1, 3]), ("d", list(range(40, 46))))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert outcome["a"] == [x * x for x in range(12)]
+        assert outcome["b"] == [x * x for x in range(20, 30)]
+        assert outcome["d"] == [x * x for x in range(40, 46)]
+        assert isinstance(outcome["c"], TaskFailed) and "negative" in outcome["c"].detail
+        assert done_in["a"] == done_in["b"] == done_in["d"] == {True}
+        assert pool.map([5]) == [25]       # and the pool goes on
+
+
+def test_workers_are_let_go_early_only_when_no_other_caller_is_rendering():
+    """A pack gives its workers' memory back before its merge (close_if_idle); in a build
+    whose other product is rendering on another thread, that must not stop its tasks."""
+    import threading
+
+    with WorkerPool(sleepy, processes=2) as pool:
+        outcome = {}
+        other = threading.Thread(target=lambda: outcome.setdefault(
+            "other", pool.map([0.3, 0.3, 0.3])))
+        other.start()
+        time.sleep(0.1)
+        assert pool.close_if_idle() is False
+        other.join(30)
+        assert outcome["other"] == [0.3, 0.3, 0.3]
+        assert pool.close_if_idle() is True and pool.workers == []
+        assert pool.map([0.01]) == [0.01]    # fresh workers for the next render
+
+
 def test_a_task_over_its_time_limit_is_killed():
     started = time.monotonic()
     with WorkerPool(sleepy, processes=1, timeout=1) as pool:

@@ -123,12 +123,45 @@ def _exit_status(process) -> str:
     return f"exit code {process.exitcode}" if process.exitcode is not None else ""
 
 
+class _Batch:
+    """One `map` call's tasks: its caller waits for them (and runs its own `on_done`) while
+    whichever caller holds the pump hands every batch's tasks to the workers, the oldest
+    batch first."""
+
+    def __init__(self, payloads, on_done):
+        import contextvars
+
+        self.payloads, self.on_done = payloads, on_done
+        self.results: list = [None] * len(payloads)
+        self.pending = list(range(len(payloads)))
+        self.made: dict[int, Any] = {}      # the next payload, made ahead
+        self.running = 0
+        self.finished: list[tuple[int, Any]] = []   # results waiting for on_done
+        self.error: BaseException | None = None
+        # payloads made lazily are made in their caller's context (what they read is
+        # recorded for its product), whichever thread makes them
+        self.context = contextvars.copy_context()
+
+    @property
+    def over(self) -> bool:
+        return self.error is not None or (not self.pending and not self.running)
+
+    def make(self, index: int):
+        return self.context.run(self.payloads.__getitem__, index)
+
+
 class WorkerPool:
-    """Run `function(payload)` for many payloads on `processes` workers, results in order."""
+    """Run `function(payload)` for many payloads on `processes` workers, results in order.
+
+    Several threads may `map` at once (a build's products, `serve`'s preview and HTML
+    editions): the workers take their tasks in turn, so one caller's quiet moments (its
+    own work between renders) are another's rendering time."""
 
     def __init__(self, function: Callable, processes: int | None = None,
                  timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
                  warm_up: Callable | None = None):
+        import threading
+
         self.function = function
         self.warm_up = warm_up  # run by each worker when it starts
         self.processes = max(1, processes or os.cpu_count() or 1)
@@ -137,6 +170,10 @@ class WorkerPool:
         self.workers: list[_Worker] = []
         methods = multiprocessing.get_all_start_methods()
         self.context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._state = threading.Condition()   # guards the batches and the workers' tasks
+        self._pump = threading.Lock()         # held by the caller handing out tasks
+        self._batches: list[_Batch] = []
+        self._wake_recv, self._wake_send = multiprocessing.Pipe(duplex=False)
 
     def __enter__(self):
         return self
@@ -145,7 +182,8 @@ class WorkerPool:
         self.close()
 
     def start(self) -> None:
-        self._start(self.processes)
+        with self._state:
+            self._start(self.processes)
 
     def _start(self, count: int) -> None:
         while len(self.workers) < count:
@@ -158,63 +196,142 @@ class WorkerPool:
             self.workers.append(_Worker(process, parent))
 
     def map(self, payloads: list, on_done: Callable[[int, Any], None] | None = None) -> list:
-        results: list = [None] * len(payloads)
-        pending = list(range(len(payloads)))
-        self._start(min(self.processes, max(1, len(payloads))))
-        busy = 0
-        # The next payload, made while the workers are busy: payloads may be lazy (made
-        # when taken), and a worker should not sit idle while its next one is made.
-        made: dict[int, Any] = {}
-        # Results wait for `on_done` until the freed workers have their next payloads: the
-        # caller's work on a result (a pack's merge) must not keep a worker idle.
-        finished: list[tuple[int, Any]] = []
+        batch = _Batch(payloads, on_done)
+        with self._state:
+            self._start(min(self.processes, max(1, len(payloads))))
+            self._batches.append(batch)
+        self._wake_send.send_bytes(b"")   # a pump waiting on busy workers looks again
         try:
-            while pending or busy or finished:
-                for worker in self.workers:
-                    if worker.task is None and pending:
-                        index = pending.pop(0)
-                        payload = made.pop(index) if index in made else payloads[index]
-                        worker.task = index
-                        worker.deadline = time.monotonic() + self.timeout
-                        try:
-                            worker.conn.send((index, payload))
-                        except OSError:   # it died while idle (workers start early)
-                            raise TaskFailed(index, "died",
-                                             _exit_status(worker.process)) from None
-                        busy += 1
-                if pending and pending[0] not in made:
-                    made[pending[0]] = payloads[pending[0]]
-                for index, value in finished:
-                    on_done(index, value)
-                finished = []
-                active = [w for w in self.workers if w.task is not None]
+            while True:
+                if self._pump.acquire(blocking=False):
+                    try:
+                        self._run_pump(batch)
+                    finally:
+                        self._pump.release()
+                        with self._state:
+                            self._state.notify_all()   # another caller may pump now
+                with self._state:
+                    while not batch.finished and not batch.over and self._pump.locked():
+                        self._state.wait(0.5)
+                    finished, batch.finished = batch.finished, []
+                for index, value in finished:   # in the caller's own thread
+                    batch.on_done(index, value)
+                if batch.over and not batch.finished:
+                    break
+        finally:
+            with self._state:
+                if batch in self._batches:
+                    self._batches.remove(batch)
+                batch.pending = []
+        if batch.error is not None:
+            raise batch.error
+        return batch.results
+
+    def _run_pump(self, mine: _Batch) -> None:
+        """Hand out tasks and take results until `mine` is over (or has results for its
+        caller to handle): a freed worker gets its next task before anyone's on_done."""
+        try:
+            while not mine.over:
+                self._dispatch()
+                if mine.finished:
+                    return
+                with self._state:
+                    active = [w for w in self.workers if w.task is not None]
                 if not active:
                     continue
                 remaining = max(0.0, min(w.deadline for w in active) - time.monotonic())
-                ready = wait([w.conn for w in active] + [w.process.sentinel for w in active],
-                             timeout=remaining)
+                ready = wait([w.conn for w in active] + [w.process.sentinel for w in active] +
+                             [self._wake_recv], timeout=remaining)
+                while self._wake_recv.poll():
+                    self._wake_recv.recv_bytes()
                 for worker in active:
-                    if worker.conn in ready:
-                        try:
-                            index, (status, value) = worker.conn.recv()
-                        except (EOFError, OSError):
-                            raise TaskFailed(worker.task, "died") from None
-                        worker.task = None
-                        busy -= 1
-                        if status != "ok":
-                            raise TaskFailed(index, "error", value)
-                        results[index] = value
-                        if on_done:
-                            finished.append((index, value))
-                    elif worker.process.sentinel in ready:
-                        raise TaskFailed(worker.task, "died",
-                                         f"exit code {worker.process.exitcode}")
-                    elif time.monotonic() >= worker.deadline:
-                        raise TaskFailed(worker.task, "timeout", f"{self.timeout:g}")
-        except BaseException:
+                    self._collect(worker, ready)
+        except BaseException as error:   # the pump itself failed (interrupted): all fail
             self.kill()
+            with self._state:
+                for batch in self._batches:
+                    batch.error = batch.error or error
+                    batch.running = 0
+                self._state.notify_all()
             raise
-        return results
+
+    def _dispatch(self) -> None:
+        with self._state:
+            for worker in self.workers:
+                if worker.task is not None:
+                    continue
+                batch = next((b for b in self._batches if b.pending and b.error is None), None)
+                if batch is None:
+                    break
+                index = batch.pending.pop(0)
+                try:
+                    payload = batch.made.pop(index) if index in batch.made else \
+                        batch.make(index)
+                except Exception as error:   # a lazy payload that could not be made
+                    self._fail(batch, error)
+                    continue
+                worker.task = (batch, index)
+                worker.deadline = time.monotonic() + self.timeout
+                try:
+                    worker.conn.send((index, payload))
+                except OSError:   # it died while idle (workers start early)
+                    worker.task = None
+                    self._fail(batch, TaskFailed(index, "died", _exit_status(worker.process)))
+                    self._replace(worker)
+                    continue
+                batch.running += 1
+            ahead = next((b for b in self._batches if b.pending and b.error is None), None)
+        if ahead is not None and ahead.pending and ahead.pending[0] not in ahead.made:
+            index = ahead.pending[0]   # made while the workers are busy
+            try:
+                ahead.made[index] = ahead.make(index)
+            except Exception:
+                pass   # made (and reported) again when its turn comes
+
+    def _collect(self, worker: _Worker, ready) -> None:
+        batch, index = worker.task
+        failed = None
+        if worker.conn in ready:
+            try:
+                index, (status, value) = worker.conn.recv()
+            except (EOFError, OSError):
+                failed = TaskFailed(index, "died")
+            else:
+                if status != "ok":
+                    failed = TaskFailed(index, "error", value)
+        elif worker.process.sentinel in ready:
+            failed = TaskFailed(index, "died", f"exit code {worker.process.exitcode}")
+        elif time.monotonic() >= worker.deadline:
+            failed = TaskFailed(index, "timeout", f"{self.timeout:g}")
+        else:
+            return
+        with self._state:
+            worker.task = None
+            batch.running -= 1
+            if failed is not None:
+                self._fail(batch, failed)
+                if failed.reason != "error":
+                    self._replace(worker)
+            elif batch.error is None:
+                batch.results[index] = value
+                if batch.on_done:
+                    batch.finished.append((index, value))
+            self._state.notify_all()
+
+    def _fail(self, batch: _Batch, error: BaseException) -> None:
+        if batch.error is None:
+            batch.error = error
+        batch.pending = []
+
+    def _replace(self, worker: _Worker) -> None:
+        """A worker that died or overran: killed, and another started in its place."""
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.process.join(5)
+        worker.conn.close()
+        self.workers.remove(worker)
+        if any(b.pending for b in self._batches):
+            self._start(len(self.workers) + 1)
 
     def kill(self) -> None:
         for worker in self.workers:
@@ -223,6 +340,14 @@ class WorkerPool:
             worker.process.join(5)
             worker.conn.close()
         self.workers = []
+
+    def close_if_idle(self) -> bool:
+        """`close`, unless a caller is waiting for tasks (on another thread)."""
+        with self._state:
+            if self._batches:
+                return False
+            self.close()
+            return True
 
     def close(self) -> None:
         for worker in self.workers:

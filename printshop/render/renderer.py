@@ -21,8 +21,8 @@ class Renderer:
                                warm_up=warm_up)
         self.epoch = 1
         self.cache = None   # a printshop.render.chunks.ChunkCache, set per build
-        # `serve` renders a chapter preview on one thread while another composes HTML
-        # editions: the pool takes one caller at a time
+        # Several threads render at once (a build's products, `serve`'s preview and HTML
+        # editions): the pool shares its workers between them; this guards the riders
         self._lock = threading.RLock()
         self._riders: list[RenderJob] = []        # to render with the next batch (`also`)
         self._rode: dict[str, RenderResult] = {}  # their results, by job key
@@ -36,7 +36,8 @@ class Renderer:
 
     def in_background(self, jobs: list[RenderJob]) -> "Background":
         """Render `jobs` on a thread while the caller goes on (preparing the next jobs): its
-        `result()` waits for them. A render the caller starts meanwhile waits its turn."""
+        `result()` waits for them. A render the caller starts meanwhile shares the workers
+        with it (the background's jobs first)."""
         return Background(self.render, list(jobs))
 
     def new_build(self) -> None:
@@ -55,19 +56,18 @@ class Renderer:
         """Start the workers now rather than at the first render: before loading big inputs,
         so the workers do not inherit a copy of them, and so their start-up overlaps it.
         Workers already running are kept (`serve` calls this to keep its pool warm)."""
-        with self._lock:
-            self.pool.start()
+        self.pool.start()
 
     def release(self) -> None:
         """Stop the workers now, giving their memory back (before a big merge, say); the
-        next render starts fresh ones."""
-        self.pool.close()
+        next render starts fresh ones. Not while another caller renders (a build's other
+        product): its workers are left alone."""
+        self.pool.close_if_idle()
 
     def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
-        with self._lock:
-            if not isinstance(jobs, (list, tuple)):
-                return self._lazy_render(jobs, on_done)
-            return self._list_render(list(jobs), on_done)
+        if not isinstance(jobs, (list, tuple)):
+            return self._lazy_render(jobs, on_done)
+        return self._list_render(list(jobs), on_done)
 
     def _list_render(self, jobs, on_done) -> list[RenderResult]:
         """A list of jobs: identical jobs rendered once (a deck's backs are the same page on
@@ -81,17 +81,20 @@ class Renderer:
             indices.setdefault(key, []).append(index)
         found: dict[str, RenderResult] = {}
         for key in indices:
-            if key in self._rode:
-                found[key] = self._rode.pop(key)
-                deps.merge(found[key].read)
+            with self._lock:
+                rode = self._rode.pop(key, None)
+            if rode is not None:
+                found[key] = rode
+                deps.merge(rode.read)
             elif self.cache is not None and (cached := self.cache.get(key)) is not None:
                 found[key] = cached
                 deps.merge(cached.read)   # what the cached render read, for the build cache
         todo = [key for key in indices if key not in found]
         if todo:
-            riders = [(job_key(job), job) for job in self._riders]
+            with self._lock:
+                riders, self._riders = self._riders, []
+            riders = [(job_key(job), job) for job in riders]
             riders = [(key, job) for key, job in riders if key not in indices]
-            self._riders = []
             batch = todo + [key for key, _ in riders]
 
             def finished(n: int, result: RenderResult) -> None:
@@ -107,11 +110,14 @@ class Renderer:
                 if key in indices:
                     found[key] = result
                 else:
-                    self._rode[key] = result
+                    with self._lock:
+                        self._rode[key] = result
             if self.cache is not None:
-                self.cache.rendered += len(batch)
+                with self._lock:
+                    self.cache.rendered += len(batch)
         if self.cache is not None:
-            self.cache.reused += len(jobs) - len(todo)
+            with self._lock:
+                self.cache.reused += len(jobs) - len(todo)
         if on_done is not None:
             for key in indices:
                 if key not in todo:
@@ -129,8 +135,9 @@ class Renderer:
             for index, result in enumerate(results):
                 if index in stamped.keys:
                     cache.put(stamped.keys[index], result)
-            cache.reused += len(results) - len(stamped.keys)
-            cache.rendered += len(stamped.keys)
+            with self._lock:
+                cache.reused += len(results) - len(stamped.keys)
+                cache.rendered += len(stamped.keys)
         return results
 
     def _render(self, jobs, on_done=None, stamped=None) -> list[RenderResult]:
