@@ -151,3 +151,70 @@ def test_the_same_pdf_as_weasyprints_balancing(column_layouts, sections):
     assert ours == theirs
     if sections == 3:        # a 1 px crawl of about 60 layouts of both columns
         assert their_layouts > 100 and our_layouts < their_layouts / 2
+
+
+# --- the last try's columns taken for the final layout (render/column_trial.py) ---------
+
+def _long_document(extra: str = "", style: str = "") -> str:
+    """Columns over several pages (full pages, then a balanced end), with list markers
+    (absolutely positioned boxes) and whatever `extra` puts in each section."""
+    sections = "".join(
+        f"<h3 style='margin: 4px 0'>Section {i}</h3>{extra}<p style='margin: 0'>Some words "
+        "here, and more words that make this paragraph run over three or four lines in a "
+        f"narrow column of text.</p><ul><li>one thing</li><li>another {i}</li></ul>"
+        for i in range(60))
+    return (f"<html><head><style>@page {{ size: 120mm 90mm; margin: 8mm }}</style></head>"
+            f"<body><p>Before the columns.</p><div style='columns: 2; font-size: 9px; "
+            f"{style}'>{sections}<div style='column-span: all'>Spanning</div>"
+            f"{sections[:600]}</div></body></html>")
+
+
+@pytest.mark.parametrize("extra, style", [
+    ("", ""),
+    ("<span style='float: left; width: 8mm; height: 4mm; background: red'></span>", ""),
+    ("", "direction: rtl"),
+    ("<span style='position: absolute; left: 0'>*</span>", "position: relative"),
+])
+def test_taking_the_last_try_gives_weasyprints_pdf(column_layouts, extra, style):
+    html = _long_document(extra, style)
+    theirs, their_layouts = column_layouts(html, original=True)
+    ours, our_layouts = column_layouts(html, original=False)
+    assert ours == theirs
+    assert our_layouts <= their_layouts
+    if not extra and not style:
+        assert our_layouts < their_layouts * 0.75
+
+
+def test_full_pages_of_columns_are_laid_out_once(column_layouts, monkeypatch):
+    from printshop.render import column_trial
+
+    taken = []
+    real = column_trial.ColumnTrial.take
+
+    def counting(self, *args):
+        result = real(self, *args)
+        taken.append(result[0] is not column_trial.ColumnTrial.MISSING)
+        return result
+
+    monkeypatch.setattr(column_trial.ColumnTrial, "take", counting)
+    column_layouts(_long_document(), original=False)
+    # the columns of the full pages come from the last try; not those after the paragraph
+    # on the first page (its try says the page is empty, the final layout that it is
+    # not), nor a balanced run whose last try was not at the height chosen
+    assert sum(taken) > 10 and sum(taken) > 0.8 * len(taken)
+
+
+def test_floats_keep_weasyprints_own_tries(column_layouts, monkeypatch):
+    from printshop.render import column_trial
+
+    taken = []
+    real = column_trial.ColumnTrial.take
+
+    def counting(self, *args):
+        result = real(self, *args)
+        taken.append(result[0] is not column_trial.ColumnTrial.MISSING)
+        return result
+
+    monkeypatch.setattr(column_trial.ColumnTrial, "take", counting)
+    column_layouts(_long_document("<span style='float: right'>f</span>"), original=False)
+    assert taken and not any(taken)

@@ -16,7 +16,9 @@ WeasyPrint's would. Where fitting grows with height, as it does for ordinary con
 the columns come out exactly as before (every product of the kit is byte for byte the
 same; the guide's contents page takes 16 layouts instead of 132); where it does not, the
 search may settle on another height at which the content was seen to fit. The layout the
-loop leaves behind is one at the chosen height, as WeasyPrint's is.
+loop leaves behind is one at the chosen height, as WeasyPrint's is (when a search had to
+try that height again, it is laid out as the final columns will be, so that they can take
+it: render/column_trial.py, which this module patches in too).
 
 The change is made to WeasyPrint's own function (a few lines of its source replaced), and
 only when the source is exactly the text it was written against; otherwise nothing is
@@ -27,6 +29,8 @@ from __future__ import annotations
 
 import inspect
 from math import inf
+
+from printshop.render.column_trial import ColumnTrial
 
 # (WeasyPrint's text, printshop's text): each must be found exactly once
 _START = (
@@ -137,6 +141,65 @@ class BalanceSearch:
         return height
 
 
+# printshop: the last try's columns stand in for the final layout (render/column_trial.py)
+_TRIAL = (
+    """            column_skip_stack = skip_stack
+            consumed_heights = []
+            new_boxes = []
+            for i in range(count):
+                # Render one column
+                new_box, resume_at, next_page, _, _, _ = block_box_layout(
+                    context, column_box,
+                    context.page_bottom - current_position_y - height,
+                    column_skip_stack, containing_block,
+                    page_is_empty or not balancing, [], [], [], first_letter_style,
+                    first_line_style, discard=False, max_lines=None)
+                if new_box is None:
+""",
+    """            column_skip_stack = skip_stack
+            consumed_heights = []
+            new_boxes = []
+            # printshop: a try at the chosen height after a search, laid out as the final
+            # columns will be (render/column_balance.py)
+            trial = ColumnTrial(
+                context, context.page_bottom - current_position_y - height,
+                (page_is_empty or not balancing or
+                 (original_page_is_empty and search.final is not None)),
+                column_children, style['direction'])
+            for i in range(count):
+                # Render one column
+                trial_box = trial.column_box(
+                    i, column_box, lambda: _create_column_box(
+                        box, containing_block, column_children, width,
+                        current_position_y), width, gap)
+                new_box, resume_at, next_page, _, _, _ = block_box_layout(
+                    context, trial_box, trial.bottom_space,
+                    column_skip_stack, containing_block,
+                    trial.page_is_empty, *trial.lists(i), [],
+                    first_letter_style, first_line_style, discard=False, max_lines=None)
+                trial.keep(i, column_skip_stack, new_box, resume_at, next_page)
+                if new_box is None:
+""")
+_FINAL = (
+    """            new_child, column_skip_stack, column_next_page, _, _, _ = (
+                block_box_layout(
+                    context, column_box, bottom_space, skip_stack, containing_block,
+                    original_page_is_empty, absolute_boxes, fixed_boxes, None,
+                    first_letter_style, first_line_style, discard=False,
+                    max_lines=None))
+""",
+    """            # printshop: the last try's column, where it was laid out just so
+            new_child, column_skip_stack, column_next_page = trial.take(
+                i, column_box, bottom_space, skip_stack, original_page_is_empty,
+                absolute_boxes, fixed_boxes)
+            if new_child is trial.MISSING:
+                new_child, column_skip_stack, column_next_page, _, _, _ = (
+                    block_box_layout(
+                        context, column_box, bottom_space, skip_stack, containing_block,
+                        original_page_is_empty, absolute_boxes, fixed_boxes, None,
+                        first_letter_style, first_line_style, discard=False,
+                        max_lines=None))
+""")
 _original = None   # WeasyPrint's own columns_layout, once patched
 
 
@@ -150,11 +213,11 @@ def apply() -> bool:
         source = inspect.getsource(column)
     except (ImportError, OSError, TypeError):
         return False
-    for old, new in (_START, _STEP):
+    for old, new in (_START, _STEP, _TRIAL, _FINAL):
         if source.count(old) != 1:
             return False
         source = source.replace(old, new)
-    namespace = dict(vars(column), BalanceSearch=BalanceSearch)
+    namespace = dict(vars(column), BalanceSearch=BalanceSearch, ColumnTrial=ColumnTrial)
     exec(compile(source, column.__file__, "exec"), namespace)
     _original = column.columns_layout
     column.columns_layout = block.columns_layout = namespace["columns_layout"]
