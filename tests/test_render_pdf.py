@@ -72,3 +72,30 @@ def test_a_killed_workers_font_folder_goes_with_the_next_worker(tmp_path, monkey
         (folder / "font").write_bytes(b"x")
     assert remove_folders_of_ended_processes(tmp_path) == [gone]
     assert not gone.exists() and alive.exists() and other.exists()
+
+
+def test_a_stylesheet_shared_by_jobs_is_parsed_once_with_its_warnings(tmp_path, monkeypatch):
+    # the book's parts share the book's sheets, each with a rule of its own added
+    import weasyprint
+
+    from printshop.render import pdf
+
+    sheet = tmp_path / "book.css"
+    sheet.write_text("p { color: red; colour: blue }\n")
+    parsed = []
+    real = weasyprint.CSS
+
+    def counting(*args, **kwargs):
+        parsed.append(kwargs.get("filename") or kwargs.get("string"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(weasyprint, "CSS", counting)
+    shared = Stylesheet(path=str(sheet))
+    results = [pdf.render_job(RenderJob(
+        html="<p>text</p>", stylesheets=(shared, Stylesheet(text=f"p {{ margin: {n}px }}")),
+        roots=(str(tmp_path),), base_url=tmp_path.as_uri() + "/", source="test"))
+        for n in (1, 2)]
+    assert parsed.count(str(sheet)) == 1 and len(parsed) == 3
+    for result in results:
+        assert [w.message for w in result.warnings if "colour" in w.message]
+        assert str(sheet) in result.read

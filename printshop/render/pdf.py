@@ -132,54 +132,62 @@ class _ImageCache(dict):
 
 def _stylesheets(job: RenderJob):
     """Parse (once per process and build) the job's stylesheets; warnings tagged with each
-    file; the files the parse read (fonts, imports), replayed for every job that uses it."""
-    from printshop.render.fetcher import ProjectFetcher
-
+    file; the files the parse read (fonts, imports), replayed for every job that uses it.
+    Each sheet is parsed once too: the book's parts each add a rule of their own (their
+    first page's number) to the same sheets, 20 ms of parsing a part otherwise."""
     _font_config(job)  # the fonts (and speed-ups) load before any stylesheet
     if _process_state.get("epoch") != job.epoch:
         # A new build in a long-lived worker (`printshop serve`): the files may have been
         # edited since, and these caches are keyed by path.
         _process_state["epoch"] = job.epoch
         _process_state["css"] = {}
+        _process_state["sheets"] = {}
         _process_state["images"] = {}
     key = (job.stylesheets, job.roots, job.fonts)
     cached = _process_state.setdefault("css", {}).get(key)
     if cached is None:
-        fetcher = ProjectFetcher([Path(r) for r in job.roots])
-        parsed, warnings, refused = [], [], []
-        reads = deps.Recorder()
-        with deps.recording(reads):
-            _parse_stylesheets(job, fetcher, parsed, warnings, refused)
-        cached = (parsed, warnings, refused, reads.files)
+        parsed, warnings, refused, files = [], [], [], {}
+        for sheet in job.stylesheets:
+            css, sheet_warnings, sheet_refused, read = _stylesheet(job, sheet)
+            parsed.append(css)
+            warnings += sheet_warnings
+            refused += sheet_refused
+            files.update(read)
+        cached = (parsed, warnings, refused, files)
         _process_state["css"][key] = cached
     deps.merge(cached[3])
     return cached[:3]
 
 
-def _parse_stylesheets(job, fetcher, parsed, warnings, refused) -> None:
+def _stylesheet(job: RenderJob, sheet: Stylesheet):
+    """One stylesheet parsed (once per process and build): (CSS, warnings, refused, the
+    files its parse read)."""
     from weasyprint import CSS
 
-    for sheet in job.stylesheets:
-        origin = display_path(Path(sheet.path)) if sheet.path else sheet.label
-        handler, logger = _capture()
-        before = len(fetcher.refused)
-        try:
+    from printshop.render.fetcher import ProjectFetcher
+
+    base_url = None if sheet.path else sheet.base_url or job.base_url
+    key = (sheet, base_url, job.roots, job.fonts)
+    if key in _process_state.setdefault("sheets", {}):
+        return _process_state["sheets"][key]
+    fetcher = ProjectFetcher([Path(r) for r in job.roots])
+    origin = display_path(Path(sheet.path)) if sheet.path else sheet.label
+    reads = deps.Recorder()
+    handler, logger = _capture()
+    try:
+        with deps.recording(reads):
             if sheet.path:
                 deps.record_file(sheet.path)
-                parsed.append(CSS(filename=sheet.path, url_fetcher=fetcher,
-                                  font_config=_font_config(job)))
-            else:
-                parsed.append(CSS(string=sheet.text, base_url=sheet.base_url or job.base_url,
-                                  url_fetcher=fetcher, font_config=_font_config(job)))
-        finally:
-            logger.removeHandler(handler)
-        refused_here = fetcher.refused[before:]
-        refused += [Problem(origin, f"refused to load {url}: {why}")
-                    for url, why in refused_here]
-        warnings += [_as_problem(origin, m) for m in handler.messages
-                     if not m.startswith("Failed to load")]
-        warnings += [Problem(origin, m) for m in handler.messages
-                     if m.startswith("Failed to load") and not refused_here]
+            css = CSS(filename=sheet.path, string=sheet.text if not sheet.path else None,
+                      base_url=base_url, url_fetcher=fetcher, font_config=_font_config(job))
+    finally:
+        logger.removeHandler(handler)
+    refused = [Problem(origin, f"refused to load {url}: {why}") for url, why in fetcher.refused]
+    failed = [m for m in handler.messages if m.startswith("Failed to load")]
+    warnings = [_as_problem(origin, m) for m in handler.messages if m not in failed] + \
+        ([Problem(origin, m) for m in failed] if not fetcher.refused else [])
+    _process_state["sheets"][key] = (css, warnings, refused, reads.files)
+    return _process_state["sheets"][key]
 
 
 def warm_up() -> None:
