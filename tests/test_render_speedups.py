@@ -101,3 +101,27 @@ def test_a_margin_box_with_content_is_still_made(monkeypatch):
     texts = [page.extract_text() for page in PdfReader(io.BytesIO(ours)).pages]
     assert [t.count("Running head") for t in texts] == [1, 1, 1]
     assert "Running head 3" in texts[2]
+
+
+def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings():
+    # the book's first pass: no margin boxes, no backgrounds, nothing else changes
+    from weasyprint import layout
+
+    from printshop.render.pdf import RenderJob, render_job
+
+    sections = "".join(
+        f"<h2 id='s{i}' style='string-set: head content(); background: #eee'>Part {i}</h2>"
+        + "<p style='background: url(data:image/gif;base64,R0lGODlhAQABAAAAACw=)'>"
+        + "Words enough to fill a few lines of a small page. " * 12 + "</p>"
+        for i in range(8))
+    html = (f"<html><head><style>@page {{ size: 90mm 80mm; @top-center {{ content: "
+            f"string(head) ' ' counter(page) }} }}</style></head><body>{sections}</body>"
+            "</html>")
+    full, only = (render_job(RenderJob(html=html, stylesheets=(), roots=("/nonexistent",),
+                                       base_url="file:///nonexistent/", source="test",
+                                       anchors=True, layout_only=flag))
+                  for flag in (False, True))
+    assert only.pdf == b"" and full.pages == only.pages > 3
+    assert only.anchors == full.anchors and len(only.anchors) == 8
+    assert only.strings == full.strings and len(only.strings["head"]) == 8
+    assert getattr(layout.layout_backgrounds, "printshop", False)

@@ -9,6 +9,7 @@ whole build
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import re
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from printshop import deps
 from printshop.errors import Problem, display_path
+from printshop.render.speedups import layout_only
 
 
 @dataclass(frozen=True)
@@ -160,8 +162,7 @@ def _stylesheets(job: RenderJob):
 
 
 def _stylesheet(job: RenderJob, sheet: Stylesheet):
-    """One stylesheet parsed (once per process and build): (CSS, warnings, refused, the
-    files its parse read)."""
+    """One sheet parsed once per process and build: (CSS, warnings, refused, files read)."""
     from weasyprint import CSS
 
     from printshop.render.fetcher import ProjectFetcher
@@ -286,9 +287,10 @@ def _render_job(job: RenderJob) -> RenderResult:
     images = _process_state.setdefault("images", {}).setdefault(job.cmyk_icc, _ImageCache())
 
     def layout(html: str, extra=()):
-        return HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(
-            stylesheets=list(css) + list(extra), font_config=_font_config(job),
-            cache=images)
+        with layout_only() if job.layout_only else contextlib.nullcontext():
+            return HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(
+                stylesheets=list(css) + list(extra), font_config=_font_config(job),
+                cache=images)
 
     try:
         if job.stamps:

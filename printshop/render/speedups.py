@@ -20,11 +20,18 @@ stylesheet gives one a rule: each gets a style, a box and its percentages resolv
 a page, and then none is drawn. A character sheet, a card sheet or a stamp has none, so
 when no margin box of a page has content the boxes are not made (the one thing making them
 changed, the counters of their styles, is still done).
+
+A job that is only laid out (`RenderJob.layout_only`: the book's first pass, which wants
+each part's pages, where its ids fall and its named strings) has no use for what is made
+after the pages are cut: the margin boxes (running heads, folios: ~4 ms a page of the
+guide) and the layout of the backgrounds for painting. Inside `layout_only()` neither is
+made; the pages, their anchors and the strings set in them are as before.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import importlib
 import io
 import re
@@ -39,8 +46,22 @@ class _StopCharacterRegexes(dict):
         return regex
 
 
+_LAYOUT_ONLY = contextvars.ContextVar("printshop_layout_only", default=False)
+
+
+@contextlib.contextmanager
+def layout_only():
+    """Pages laid out inside this are never drawn: no margin boxes, no backgrounds."""
+    token = _LAYOUT_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _LAYOUT_ONLY.reset(token)
+
+
 def apply() -> None:
     _skip_absent_margin_boxes()
+    _skip_painting_in_layout_only()
     try:
         from tinyhtml5 import inputstream
     except ImportError:      # another WeasyPrint, another parser: nothing to fix
@@ -74,7 +95,8 @@ def _skip_absent_margin_boxes() -> None:
             style = context.style_for(page.page_type, keyword)
             # (a style is a dict filled when read: an empty one is not "no style")
             styles.append((keyword, page.style.anonymous_style if style is None else style))
-        if any(style["content"] not in ("normal", "inhibit", "none") for _, style in styles):
+        if not _LAYOUT_ONLY.get() and any(
+                style["content"] not in ("normal", "inhibit", "none") for _, style in styles):
             return original(context, page, state)
         for keyword, style in styles:   # what making each (not generated) box did
             standardize(style, keyword)
@@ -82,6 +104,23 @@ def _skip_absent_margin_boxes() -> None:
 
     make_margin_boxes.printshop = True
     layout.make_margin_boxes = make_margin_boxes
+
+
+def _skip_painting_in_layout_only() -> None:
+    try:
+        from weasyprint import layout
+    except ImportError:
+        return
+    original = getattr(layout, "layout_backgrounds", None)
+    if original is None or getattr(original, "printshop", False):
+        return
+
+    def layout_backgrounds(page, get_image_from_uri):
+        if not _LAYOUT_ONLY.get():
+            original(page, get_image_from_uri)
+
+    layout_backgrounds.printshop = True
+    layout.layout_backgrounds = layout_backgrounds
 
 
 def import_weasyprint() -> None:
