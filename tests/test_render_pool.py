@@ -1,6 +1,7 @@
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -215,3 +216,57 @@ def test_a_worker_freezes_its_warm_up_and_still_frees_what_a_job_kept_and_droppe
     assert freed                 # not frozen: collected after the job that dropped it
     assert frozen_some
     assert tracked and not walked  # the warm-up's object: out of every collected generation
+
+
+# With `preload`, the first worker imports what all need once and forks the others.
+
+def preload_note():
+    state["preloaded_in"] = os.getpid()
+
+
+def where_preloaded(_):
+    return os.getpid(), os.getppid(), state.get("preloaded_in")
+
+
+def test_the_first_worker_preloads_once_and_forks_the_others():
+    with WorkerPool(where_preloaded, processes=2, preload=preload_note) as pool:
+        results = pool.map([1, 2, 3, 4])
+        first = pool.workers[0].process.pid
+        pids = {pid for pid, _, _ in results}
+        assert all(preloaded == first for _, _, preloaded in results)  # in the first only
+        assert pids <= {first, pool.workers[1].process.pid}
+        second = pool.workers[1].process.pid
+        assert second not in (None, first, os.getpid())
+        assert {ppid for pid, ppid, _ in results if pid == second} <= {first}
+
+
+def test_a_forked_worker_that_dies_or_overruns_is_noticed_and_killed():
+    with WorkerPool(sleepy, processes=2, timeout=1, preload=lambda: None) as pool:
+        pool.map([0, 0])    # both have started (and sent their pids)
+        pids = [worker.process.pid for worker in pool.workers]
+        started = time.monotonic()
+        with pytest.raises(TaskFailed) as exc:
+            pool.map([0, 30])
+        assert exc.value.reason == "timeout" and time.monotonic() - started < 10
+    assert pool.workers == []
+    for pid in pids:    # both end (the forked one may wait, a zombie, for its reaper)
+        assert ended(pid)
+
+
+def ended(pid: int, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if "zombie" in Path(f"/proc/{pid}/status").read_text():
+                return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_forked_worker_killed_in_a_task_is_noticed_at_once():
+    with WorkerPool(suicide, processes=2, timeout=60, preload=lambda: None) as pool:
+        with pytest.raises(TaskFailed) as exc:
+            pool.map([1, 2])
+        assert exc.value.reason == "died"

@@ -75,3 +75,48 @@ def test_a_background_render_that_fails_raises_where_its_result_is_asked_for():
         with pytest.raises(PrintshopError) as failed:
             background.result()
         assert "timed out" in str(failed.value.problems[0].message)
+
+
+# --- a queue that grows while it renders (render/queue.py) ---------------------------------
+
+def test_jobs_added_as_results_come_in_urgent_ones_first_identical_ones_once():
+    # card fitting: a probe follows the sheet that overflowed, before the other sheets
+    from printshop.render.queue import RenderQueue
+
+    with Renderer(processes=1) as renderer:
+        queue = RenderQueue()
+        made = []
+
+        def lazily(text):
+            def make():
+                made.append(text)
+                return job(text)
+            return make
+
+        for text in ("first", "second", "third"):
+            queue.add(lazily(text), text)
+        order = []
+
+        def done(tag, result):
+            order.append(tag)
+            if tag == "first":      # follow-ups: one urgent, one the same as a queued job
+                queue.add(lazily("follow-up"), "follow-up", urgent=True)
+                queue.add(job("third"), "third again")
+        renderer.run(queue, done)
+        assert order == ["first", "follow-up", "second", "third", "third again"]
+        # each job made when a worker was about to take it, the next one ahead of it
+        assert made == ["first", "second", "follow-up", "third"]
+
+
+def test_a_queue_job_that_fails_is_a_clear_error_naming_it():
+    import pytest
+
+    from printshop.errors import PrintshopError
+    from printshop.render.queue import RenderQueue
+
+    with Renderer(processes=1, timeout=0.001) as renderer:
+        queue = RenderQueue()
+        queue.add(job("x"), "x")
+        with pytest.raises(PrintshopError) as failed:
+            renderer.run(queue, lambda tag, result: None)
+        assert "timed out" in failed.value.problems[0].message

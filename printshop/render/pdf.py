@@ -191,6 +191,17 @@ def _stylesheet(job: RenderJob, sheet: Stylesheet):
     return _process_state["sheets"][key]
 
 
+def preload() -> None:
+    """In the first worker, before it forks the others (render/pool.py): WeasyPrint's
+    modules, most of a worker's start, imported once for all of them. The fonts are each
+    worker's own (`warm_up`)."""
+    from printshop.render.speedups import import_weasyprint
+
+    import_weasyprint()
+    import weasyprint.layout  # noqa: F401
+    import weasyprint.pdf  # noqa: F401
+
+
 def warm_up() -> None:
     """In a new worker: import WeasyPrint and load the fonts before the first job comes
     (about half a second), while the parent loads and checks the project."""

@@ -8,8 +8,8 @@ import threading
 
 from printshop import deps
 from printshop.errors import PrintshopError, Problem
-from printshop.render.pdf import (Cached, RenderJob, RenderResult, _unique, render_job,
-                                  warm_up)
+from printshop.render.pdf import (Cached, RenderJob, RenderResult, _unique, preload,
+                                  render_job, warm_up)
 from printshop.render.pool import DEFAULT_TIMEOUT, TaskFailed, WorkerPool
 
 
@@ -18,7 +18,7 @@ class Renderer:
 
     def __init__(self, processes: int | None = None, timeout: float = DEFAULT_TIMEOUT):
         self.pool = WorkerPool(render_job, processes=processes, timeout=timeout,
-                               warm_up=warm_up)
+                               warm_up=warm_up, preload=preload)
         self.epoch = 1
         self.cache = None   # a printshop.render.chunks.ChunkCache, set per build
         # Several threads render at once (a build's products, `serve`'s preview and HTML
@@ -140,29 +140,74 @@ class Renderer:
                 cache.rendered += len(stamped.keys)
         return results
 
+    def run(self, queue, on_done) -> None:
+        """Render a RenderQueue's jobs, and those `on_done(tag, result)` adds to it as
+        results come in (render/queue.py); results come in the order they finish."""
+        from printshop.render.queue import _PoolFeed
+
+        refused: list[Problem] = []
+
+        def finished(index: int, result: RenderResult) -> None:
+            deps.merge(result.read)
+            if result.refused:
+                refused.extend(result.refused)
+                feed.queue = _EMPTY   # nothing more: the build fails with what was refused
+            if not refused:
+                feed.finished(index, result)
+
+        feed = _PoolFeed(queue, self.epoch, self.cache, on_done)
+        try:
+            self.pool.run(feed, finished)
+        except TaskFailed as failed:
+            raise _failure(feed.jobs[failed.index], failed) from None
+        finally:
+            if self.cache is not None:
+                with self._lock:
+                    self.cache.rendered += feed.rendered
+                    self.cache.reused += feed.reused
+        if refused:
+            raise PrintshopError(_unique(refused))
+
     def _render(self, jobs, on_done=None, stamped=None) -> list[RenderResult]:
         try:
             results = self.pool.map(stamped or _Stamped(jobs, self.epoch), on_done=on_done)
         except TaskFailed as failed:
-            job = jobs[failed.index]
-            if failed.reason == "timeout":
-                message = f"render timed out after {failed.detail} s in {job.source}"
-            elif failed.reason == "died":
-                message = (f"the render process died ({failed.detail or 'killed'}) while "
-                           f"rendering {job.source}")
-            elif failed.detail.startswith("nesting too deep"):
-                message = f"nesting too deep in {job.source} (simplify the HTML structure)"
-            elif failed.detail.startswith("ran out of memory"):
-                message = f"ran out of memory rendering {job.source}"
-            else:
-                raise RuntimeError(f"rendering {job.source} failed: {failed.detail}") from None
-            raise PrintshopError(Problem(job.source, message)) from None
+            raise _failure(jobs[failed.index], failed) from None
         for result in results:
             deps.merge(result.read)
         refused = [p for r in results for p in r.refused]
         if refused:
             raise PrintshopError(_unique(refused))
         return results
+
+
+def _failure(job: RenderJob, failed: TaskFailed) -> Exception:
+    """The error to raise for a job that could not be rendered."""
+    if failed.reason == "timeout":
+        message = f"render timed out after {failed.detail} s in {job.source}"
+    elif failed.reason == "died":
+        message = (f"the render process died ({failed.detail or 'killed'}) while "
+                   f"rendering {job.source}")
+    elif failed.detail.startswith("nesting too deep"):
+        message = f"nesting too deep in {job.source} (simplify the HTML structure)"
+    elif failed.detail.startswith("ran out of memory"):
+        message = f"ran out of memory rendering {job.source}"
+    else:
+        return RuntimeError(f"rendering {job.source} failed: {failed.detail}")
+    return PrintshopError(Problem(job.source, message))
+
+
+class _Empty:
+    """A queue with nothing (more) to render."""
+
+    def _pop(self):
+        return None
+
+    def _peek(self):
+        return None
+
+
+_EMPTY = _Empty()
 
 
 class _Stamped:
