@@ -234,26 +234,12 @@ def test_text_that_overflows_is_set_smaller_until_it_fits(tmp_path):
     assert first_size in sizes                               # the short card did not
 
 
-def test_an_overflowing_card_is_fitted_in_one_render_at_the_largest_size_that_fits(
-        tmp_path, monkeypatch):
-    """The card is tried alone at every smaller size at once (one render), not one size a
-    round: sheets, one probe, the sheets again. The size chosen is the largest that fits:
-    the same card one size larger overflows."""
-    from printshop.render.renderer import Renderer
-
-    calls = []
-    render = Renderer.render
-
-    def counting(self, jobs, on_done=None):
-        calls.append(len(jobs))
-        return render(self, jobs, on_done)
-
-    monkeypatch.setattr(Renderer, "render", counting)
+def test_an_overflowing_card_is_fitted_at_the_largest_size_that_fits(tmp_path):
+    """The size chosen is the largest that fits: the same card one size larger overflows."""
     deck = TINY.replace("The second card's text.", f'"{LONG}"')
     project = make_project(tmp_path / "p", "products:\n  tiny:\n    kind: cards\n"
                            "    decks: [tiny]\n", {"tiny": deck})
     build_project(project, tmp_path / "out", strict=True)
-    assert len(calls) == 3, calls
     size = min(body_sizes(tmp_path / "out" / "tiny.pdf"))
     larger = {10.0: 10.5, 9.5: 10.0, 9.0: 9.5, 8.5: 9.0, 8.0: 8.5, 7.5: 8.0, 7.0: 7.5,
               6.5: 7.0}[size]
@@ -268,6 +254,44 @@ def test_an_overflowing_card_is_fitted_in_one_render_at_the_largest_size_that_fi
     assert result.exit_code == 2 and "does not fit" in result.output, result.output
 
 
+AXE = " ".join(["The axe falls hard and the shield splits, ringing."] * 11)
+
+
+def sizes_of(pdf: Path, words: str) -> set[float]:
+    sizes = set()
+
+    def visit(text, cm, tm, font, size):
+        if words in text:
+            sizes.add(round(size * cm[0], 2))
+
+    pdf_reader(pdf).pages[0].extract_text(visitor_text=visit)
+    return sizes
+
+
+def test_cards_fitted_on_their_sheet_or_alone_first_get_the_same_sizes(tmp_path):
+    """A deck's card with the most text is tried alone before its sheet renders; any other
+    card is fitted when its sheet shows it overflowing. Either way it gets the same size,
+    and the deck the same bytes on one core or two."""
+    decks = {"axe": TINY.replace("The first card's text.", f'"{AXE}"'),
+             "blade": TINY.replace("The second card's text.", f'"{LONG}"'),
+             "both": TINY.replace("The first card's text.", f'"{AXE}"')
+                         .replace("The second card's text.", f'"{LONG}"')}
+    products = "products:\n" + "".join(f"  {name}:\n    kind: cards\n    decks: [{name}]\n"
+                                       for name in decks)
+    project = make_project(tmp_path / "p", products, decks)
+    out = tmp_path / "out"
+    build_project(project, out, strict=True)
+    axe, blade = sizes_of(out / "axe.pdf", "axe falls"), sizes_of(out / "blade.pdf",
+                                                                   "blade bites")
+    assert len(axe) == len(blade) == 1 and max(axe | blade) < 10.5    # both shrank
+    # in "both", the blade card (more text) is tried alone first and the axe card is found
+    # overflowing on the sheet: the same sizes as when each was the only long card
+    assert sizes_of(out / "both.pdf", "axe falls") == axe
+    assert sizes_of(out / "both.pdf", "blade bites") == blade
+    one_core = build_project(project, tmp_path / "one", ["both"], strict=True, jobs=1)
+    assert one_core.written[0].read_bytes() == (out / "both.pdf").read_bytes()
+
+
 def test_text_that_cannot_fit_fails_naming_deck_line_and_card(tmp_path):
     deck = TINY.replace("The second card's text.", f'"{TOO_LONG}"')
     project = make_project(tmp_path / "p", "products:\n  tiny:\n    kind: cards\n"
@@ -280,6 +304,19 @@ def test_text_that_cannot_fit_fails_naming_deck_line_and_card(tmp_path):
     assert "decks/tiny.yaml:12: card TD-02 (row 2: Second Card)" in result.output
     assert "does not fit" in result.output and "6.5 pt" in result.output
     assert folder_snapshot(out) == {"tiny.pdf": b"yesterday's deck"}
+
+
+def test_every_card_that_cannot_fit_is_named_in_one_build(tmp_path):
+    axe = " ".join(["The axe falls hard and the shield splits, ringing."] * 40)
+    deck = TINY.replace("The first card's text.", f'"{axe}"') \
+        .replace("The second card's text.", f'"{TOO_LONG}"')
+    project = make_project(tmp_path / "p", "products:\n  tiny:\n    kind: cards\n"
+                           "    decks: [tiny]\n", {"tiny": deck})
+    result = run_cli("build", "--source", project, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "card TD-01 (row 1: First Card)" in result.output
+    assert "card TD-02 (row 2: Second Card)" in result.output
+    assert result.output.index("TD-01") < result.output.index("TD-02")    # in card order
 
 
 # --- bad input through the command line ----------------------------------------------------

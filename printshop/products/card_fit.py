@@ -1,14 +1,14 @@
 """Fitting card text: a `data-fit` box whose text overflows is set one size smaller, down
 to the smallest size its card's template allows. Which size each box of each card is set
-at (FitState), and the probe render that finds the largest size that fits for every
-overflowing box at once (fit_alone)."""
+at (FitState), the sizes to try (ladder) and the probe render trying a card alone at them
+(probe_job); card_sheets runs them as the sheets render."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field, replace
 
 from printshop.cards.imposition import Box, Face, Imposition, Page
-from printshop.errors import Problems
 from printshop.products import BuildContext
 from printshop.products.card_compose import CardComposer, fit_name, sheet_job
 from printshop.products.card_settings import DeckGroup
@@ -42,68 +42,50 @@ def overflows_by_box(result) -> dict[tuple[int, int, str], object]:
     return found
 
 
-def fit_alone(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
-              fit: FitState, overflowing: dict, what: str) -> None:
-    """Find the largest size at which each overflowing box fits, in one render: its card
-    alone (the text box is the same on any sheet), once at every smaller size its template
-    allows, a page each. Sets `fit`; a box that overflows even at its smallest size (or
-    whose template does not shrink text) is a problem naming the card."""
-    problems = Problems()
-    # (group, card, box) → [(steps, fit name of the try)], smallest size last
-    ladders: dict[tuple[int, int, str], list[tuple[dict[str, int], str]]] = {}
-    for (gi, ci, box), overflow in sorted(overflowing.items()):
-        group, steps = groups[gi], fit.of(gi, ci)
-        html = composer.front(group, gi, ci, 0.0, steps)
-        ladder = []
-        while _smallest_size(html, fit_name(gi, ci) + f":{box}") is None and \
-                len(ladder) < MAX_FIT_STEPS:
-            steps = dict(steps, **{box: steps.get(box, 0) + 1})
-            smaller = composer.front(group, gi, ci, 0.0, steps)
-            if smaller == html:
-                break   # the template does not shrink this box
-            html = smaller
-            ladder.append((steps, f"try-{gi}-{ci}-{len(ladder)}"))
-        if not ladder:
-            problems.add(*_does_not_fit(group, ci, box, overflow, html))
-            continue
-        ladders[(gi, ci, box)] = ladder
-    problems.raise_if_any()
-    if not ladders:
-        return
-    if ctx.progress:
-        ctx.progress(f"{what}: setting the text of {len({k[:2] for k in ladders})} card(s) "
-                     "smaller")
-    jobs, job_groups = [], []
-    for gi in sorted({gi for gi, _, _ in ladders}):
-        group = groups[gi]
-        width, height = group.size.width, group.size.height
-        tries = [(ci, steps, name) for (g, ci, _), ladder in sorted(ladders.items())
-                 if g == gi for steps, name in ladder]
-        # pages twice the card's height: text running past the card is laid out in full,
-        # so the overflow is measured, not cut off at the page's edge
-        pages = [Page(width, 2 * height, "front", [Face(ci, "front", Box(0, 0, width, height))])
-                 for ci, _, _ in tries]
-        probe = DeckGroup(group.deck, group.cards, group.size, group.size_where,
-                          Imposition("probe", width, 2 * height, False, 1, None, None, None,
-                                     pages))
-        jobs.append(sheet_job(ctx, composer, probe, gi, pages, fit, tries))
-        job_groups.append(gi)
-    failed: set[str] = set()   # "try-…:box" names that overflow
-    found: dict[str, object] = {}
-    for result in ctx.renderer.render(jobs):
-        for overflow in result.overflows:
-            failed.add(overflow.name)
-            found[overflow.name] = overflow
-    for (gi, ci, box), ladder in sorted(ladders.items()):
-        fits = [steps for steps, name in ladder if f"{name}:{box}" not in failed]
-        chosen = fits[0] if fits else ladder[-1][0]
-        fit.steps[(gi, ci)] = dict(fit.of(gi, ci), **{box: chosen[box]})
-        if not fits:
-            last = found[f"{ladder[-1][1]}:{box}"]
-            last = replace(last, name=fit_name(gi, ci) + f":{box}")
-            html = composer.front(groups[gi], gi, ci, 0.0, fit.of(gi, ci))
-            problems.add(*_does_not_fit(groups[gi], ci, box, last, html))
-    problems.raise_if_any()
+def ladder(composer: CardComposer, group: DeckGroup, gi: int, ci: int, box: str,
+           steps: dict[str, int]) -> list[tuple[dict[str, int], str]]:
+    """The sizes to try for an overflowing `box` of a card set at `steps`: (steps, fit name
+    of the try) for every smaller size its template allows, largest first; empty when it is
+    at its smallest already or its template does not shrink it."""
+    html = composer.front(group, gi, ci, 0.0, steps)
+    tries: list[tuple[dict[str, int], str]] = []
+    while _smallest_size(html, fit_name(gi, ci) + f":{box}") is None and \
+            len(tries) < MAX_FIT_STEPS:
+        steps = dict(steps, **{box: steps.get(box, 0) + 1})
+        smaller = composer.front(group, gi, ci, 0.0, steps)
+        if smaller == html:
+            break   # the template does not shrink this box
+        html = smaller
+        tries.append((steps, f"try-{gi}-{ci}-{len(tries)}"))
+    return tries
+
+
+def probe_job(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
+              fit: FitState, gi: int, tries: list[tuple[int, dict[str, int], str]]):
+    """The render job trying cards alone: a page for each (card, steps, fit name) of
+    `tries`, the card's front at those steps (the text box is the same on any sheet)."""
+    group = groups[gi]
+    width, height = group.size.width, group.size.height
+    # pages twice the card's height: text running past the card is laid out in full,
+    # so the overflow is measured, not cut off at the page's edge
+    pages = [Page(width, 2 * height, "front", [Face(ci, "front", Box(0, 0, width, height))])
+             for ci, _, _ in tries]
+    probe = DeckGroup(group.deck, group.cards, group.size, group.size_where,
+                      Imposition("probe", width, 2 * height, False, 1, None, None, None,
+                                 pages))
+    # only the overflows are wanted: laid out, not drawn (a quarter of a render)
+    return dataclasses.replace(sheet_job(ctx, composer, probe, gi, pages, fit, tries),
+                               layout_only=True)
+
+
+def does_not_fit(composer: CardComposer, groups: list[DeckGroup], fit: FitState, gi: int,
+                 ci: int, box: str, overflow, steps: dict[str, int] | None = None):
+    """(path, message, line) for a box that overflows at `steps` (default: as `fit` has
+    it), its smallest size or one its template does not shrink."""
+    overflow = replace(overflow, name=fit_name(gi, ci) + f":{box}")
+    html = composer.front(groups[gi], gi, ci, 0.0, fit.of(gi, ci) if steps is None
+                          else steps)
+    return _does_not_fit(groups[gi], ci, box, overflow, html)
 
 
 def _does_not_fit(group: DeckGroup, ci: int, box: str, overflow, html: str):

@@ -1,20 +1,19 @@
 """Rendering cards: the imposed sheets in chunks on the renderer's workers, every text box
-fitting (card_fit), then merged into PDF files or rasterised into one PNG per face."""
+fitting (card_sheets, card_fit), then merged into PDF files or rasterised into one PNG per
+face."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from printshop.cards.imposition import Page, impose_printshop
-from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext
-from printshop.products.card_compose import SHEET_TEMPLATE, CardComposer, sheet_job
-from printshop.products.card_fit import FitState, fit_alone, overflows_by_box
+from printshop.products.card_compose import CardComposer
+from printshop.products.card_fit import FitState
 from printshop.products.card_settings import DeckGroup, Settings
+from printshop.products.card_sheets import SheetRun
 from printshop.products.printing import finish_for_profile
-from printshop.render.merge import merge_pdfs
-from printshop.render.pdf import collect_warnings
 
 # A job is one page of a sheet (its fronts, or its backs; a fold-over sheet is one page):
 # one edited card renders its own page again and the others come from the chunk cache
@@ -23,7 +22,6 @@ from printshop.render.pdf import collect_warnings
 # identical jobs once). The printshop layout (one card a page) takes three cards a job.
 # Chunks never depend on the number of cores: same bytes everywhere.
 PAGES_PER_JOB = {"home": 1, "foldover": 1, "printshop": 6}
-MAX_FIT_ROUNDS = 12
 PNG_DPI = 300
 
 
@@ -50,48 +48,20 @@ def chunks_of(groups: list[DeckGroup]) -> list[Chunk]:
 
 def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
                  fit: FitState, what: str) -> list[list[bytes]]:
-    """Each group's PDF chunks, every text box fitting.
-
-    The sheets are rendered once. Cards whose text overflows are then tried alone at every
-    smaller size in one render (a page per try: cheap), and set at the largest that fits
-    (or fail naming the card); only the sheets holding them are rendered again.
-    """
+    """Each group's PDF chunks, every text box fitting (card_sheets: a card whose text
+    overflows is fitted while the other sheets render, and its sheet rendered again)."""
     chunks = chunks_of(groups)
-    results: dict[int, bytes] = {}
-    pending = list(range(len(chunks)))
-    for _round in range(MAX_FIT_ROUNDS):
-        if ctx.progress:
-            pages = sum(len(chunks[i].pages) for i in pending)
-            ctx.progress(f"{what}: rendering {pages} pages" if _round == 0 else
-                         f"{what}: rendering {pages} pages again with smaller text")
-        jobs = [sheet_job(ctx, composer, groups[chunks[i].group_index],
-                          chunks[i].group_index, chunks[i].pages, fit) for i in pending]
-        rendered = ctx.renderer.render(jobs)
-        for warning in collect_warnings(rendered):
-            ctx.warn(warning)
-        again, overflowing = [], {}
-        for index, result in zip(pending, rendered):
-            found = overflows_by_box(result)
-            if found:
-                again.append(index)
-                overflowing.update(found)
-            else:
-                results[index] = result.pdf
-        if not again:
-            break
-        fit_alone(ctx, composer, groups, fit, overflowing, what)
-        pending = again
-    else:
-        raise PrintshopError(Problem(SHEET_TEMPLATE, "cards still overflow after "
-                                     f"{MAX_FIT_ROUNDS} rounds"))
+    pdfs = SheetRun(ctx, composer, groups, fit, chunks, what).run()
     by_group: list[list[bytes]] = [[] for _ in groups]
-    for index, chunk in enumerate(chunks):
-        by_group[chunk.group_index].append(results[index])
+    for chunk, pdf in zip(chunks, pdfs):
+        by_group[chunk.group_index].append(pdf)
     return by_group
 
 
 def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
                 groups: list[DeckGroup], settings: Settings, project) -> None:
+    from printshop.render.merge import merge_pdfs   # pypdf: not needed before the merge
+
     composer = CardComposer(project, settings, title)
     fit = FitState()
     profile = settings.profile
@@ -126,6 +96,7 @@ def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitSta
                settings: Settings, name: str) -> dict[str, bytes]:
     """One PNG per card front, and one per deck back (a deck's backs are all the same)."""
     from printshop.cards.raster import pages_to_png
+    from printshop.render.merge import merge_pdfs
 
     png_groups = []
     for group in groups:
