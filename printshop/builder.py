@@ -171,20 +171,6 @@ def _raw_manifest(path: Path, cache: BuildCache) -> dict | None:
 def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, uncompressed,
                  timeout, paper, context_options, renderer, profile=None,
                  force=False) -> None:
-    from printshop.products import BuildContext, load_products
-    from printshop.project import Project
-    from printshop.render.chunks import ChunkCache
-
-    names = [item.name for item in plan.stale]
-    project = plan.project or Project.load(plan.cache.root)
-    products = load_products(project, names, profile=profile, overrides={
-        n: plan.entries[n] for n in names})
-    ctx = BuildContext(project=project, paper=paper, strict=strict, uncompressed=uncompressed,
-                       progress=progress, **context_options)
-    ignore = (project.manifest_path,) if project.manifest_path else ()
-    recorders = {p.name: deps.Recorder(ignore=ignore) for p in products}
-    warnings = {p.name: [] for p in products}
-    output = BuildOutput(plan.cache.out)
     own_renderer = renderer is None
     if own_renderer:
         from printshop.render.renderer import Renderer
@@ -193,10 +179,30 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
         if timeout is not None:
             renderer_args["timeout"] = timeout
         renderer = Renderer(**renderer_args)
-        # the workers start (and import WeasyPrint) while the products are checked
+        # the workers start (and import WeasyPrint) while the products are loaded and
+        # checked: first, so the parent's imports and loading run on the other core
         renderer.start()
     else:
         renderer.new_build()
+    try:
+        from printshop.products import BuildContext, load_products
+        from printshop.project import Project
+        from printshop.render.chunks import ChunkCache
+
+        names = [item.name for item in plan.stale]
+        project = plan.project or Project.load(plan.cache.root)
+        products = load_products(project, names, profile=profile, overrides={
+            n: plan.entries[n] for n in names})
+    except BaseException:
+        if own_renderer:
+            renderer.pool.close()
+        raise
+    ctx = BuildContext(project=project, paper=paper, strict=strict, uncompressed=uncompressed,
+                       progress=progress, **context_options)
+    ignore = (project.manifest_path,) if project.manifest_path else ()
+    recorders = {p.name: deps.Recorder(ignore=ignore) for p in products}
+    warnings = {p.name: [] for p in products}
+    output = BuildOutput(plan.cache.out)
     # chunks (card sheets, the book's parts) rendered before are reused; --force renders all
     chunks = ChunkCache(plan.cache.out / CACHE_DIR / "chunks", plan.cache.digest,
                         reuse=not force)
