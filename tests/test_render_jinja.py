@@ -61,3 +61,33 @@ def test_runaway_output_is_stopped(templates, monkeypatch):
     monkeypatch.setattr("printshop.render.jinja.MAX_OUTPUT_CHARS", 10_000)
     p = problem(templates, "x.html.j2", "{% for i in range(100000) %}xxxxxxxx{% endfor %}")
     assert "larger than" in p.message
+
+
+# --- compiled once a process (the check's environment, then the render's) ----------------------
+
+def test_a_template_is_compiled_once_for_every_environment(templates, monkeypatch):
+    import jinja2
+
+    compiled = []
+    compile_ = jinja2.Environment.compile
+
+    def counting(self, source, name=None, filename=None, raw=False, defer_init=False):
+        compiled.append(name)
+        return compile_(self, source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    (templates / "once.html.j2").write_text("{{ x|shout }}")
+    filters = {"shout": lambda v: f"{v}!"}
+    first = render_template(make_environment([templates], filters=filters), "once.html.j2",
+                            x="a")
+    second = render_template(make_environment([templates], filters=filters), "once.html.j2",
+                             x="b")
+    assert (first, second) == ("a!", "b!") and compiled == ["once.html.j2"]
+    # an edit is compiled again
+    (templates / "once.html.j2").write_text("{{ x|shout }}?")
+    assert render_template(make_environment([templates], filters=filters), "once.html.j2",
+                           x="c") == "c!?"
+    # an environment without the filter still refuses the template, as compiling it would
+    with pytest.raises(PrintshopError) as exc:
+        render_template(make_environment([templates]), "once.html.j2", x="d")
+    assert "shout" in exc.value.problems[0].message
