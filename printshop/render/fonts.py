@@ -189,10 +189,20 @@ def project_families(policy: FontPolicy) -> list[str]:
 
 
 @lru_cache(maxsize=None)
+def font_codepoints(path: str) -> frozenset[int]:
+    """The code points a font file maps: read from its cmap table (render/cmap.py), or by
+    fontTools for a font that reader does not know."""
+    from printshop.render.cmap import cmap_codepoints
+
+    found = cmap_codepoints(path)
+    return found if found is not None else _font_file_info(path)[0]
+
+
+@lru_cache(maxsize=None)
 def _bundled_codepoints(folder: str) -> frozenset[int]:
     covered: set[int] = set()
     for path in sorted(Path(folder).rglob("*.[ot]tf")):
-        covered.update(_font_file_info(str(path))[0])
+        covered.update(font_codepoints(str(path)))
     return frozenset(covered)
 
 
@@ -230,7 +240,7 @@ class Coverage:
     def __init__(self, policy: FontPolicy = BUNDLED_ONLY, folder: Path = BUNDLED_FONTS):
         self.own = set(_bundled_codepoints(str(folder)))
         for name in policy.files:
-            self.own |= _font_file_info(str(Path(name).resolve()))[0]
+            self.own |= font_codepoints(str(Path(name).resolve()))
         self.starts, self.ends = _system_ranges(SYSTEM_CONFIG) if policy.system else ([], [])
 
     def __contains__(self, code: int) -> bool:
