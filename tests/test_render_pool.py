@@ -101,6 +101,55 @@ def test_callers_on_several_threads_share_the_workers_each_getting_its_own_resul
         assert pool.map([5]) == [25]       # and the pool goes on
 
 
+class Growing:
+    """A queue to which results add tasks (as card fitting adds probes)."""
+
+    def __init__(self, first: list[int]):
+        self.items = list(first)
+        self.next = 0
+
+    def take(self):
+        if self.next >= len(self.items):
+            return None
+        self.next += 1
+        return self.next - 1, self.items[self.next - 1]
+
+    def prepare(self):
+        pass
+
+
+def test_tasks_added_by_results_are_never_lost_whatever_thread_hands_them_out():
+    """Three callers whose results add more tasks, on two workers: every caller gets every
+    task it added (a task added just as the pump found the queue empty once went unrun)."""
+    import threading
+
+    got = {}
+
+    def caller(name):
+        queue = Growing(list(range(6)))
+        seen = []
+
+        def done(index, value):
+            seen.append(value)
+            if value < 6:
+                queue.items.append(value + 100)    # a follow-up
+        pool.run(queue, done)
+        got[name] = sorted(seen)
+
+    with WorkerPool(square_root_ish, processes=2) as pool:
+        for _ in range(3):
+            threads = [threading.Thread(target=caller, args=(n,)) for n in "abc"]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+            assert got == {n: list(range(6)) + list(range(100, 106)) for n in "abc"}
+
+
+def square_root_ish(x):
+    return x      # as fast as a task can be: the races are in the handing out
+
+
 def test_workers_are_let_go_early_only_when_no_other_caller_is_rendering():
     """A pack gives its workers' memory back before its merge (close_if_idle); in a build
     whose other product is rendering on another thread, that must not stop its tasks."""

@@ -59,9 +59,9 @@ class _Batch:
         return self.error is not None or (self.dry and not self.running and not self.finished)
 
     def take(self):
-        with self.lock:
+        with self.lock:   # dry only as of the last take: on_done (same lock) may add
             item = self.context.run(self.queue.take)
-        self.dry = item is None
+            self.dry = item is None
         return item
 
     def prepare(self) -> None:
@@ -145,13 +145,14 @@ class WorkerPool:
                         self._pump.release()
                         with self._state:
                             self._state.notify_all()   # another caller may pump now
-                with self._state:
+                with self._state:   # (a result counts as finished and not running at once)
                     while not batch.finished and not batch.over and self._pump.locked():
                         self._state.wait(0.5)
-                if batch.finished:
+                    finished, over = bool(batch.finished), batch.over
+                if finished:
                     batch.handle()
                     self._wake()     # a pump on another thread takes what it added
-                elif batch.over:
+                elif over:
                     break
         finally:
             with self._state:
