@@ -260,7 +260,12 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     outputs: dict[str, dict[str, bytes]] = {p.name: {} for p in products}
     failures: dict[str, BaseException] = {}
     todo = list(products)
-    lock = threading.Lock()
+    names = {p.name for p in products}
+    # a product waits for the products it holds pages of (a kit's Event Deck): built
+    # first, their renders are in the build's chunk cache when the kit asks for them
+    waits_for = {p.name: set(p.includes()) & names - {p.name} for p in products}
+    done: set[str] = set()
+    lock = threading.Condition()
     context = contextvars.copy_context()
 
     def build(product) -> None:
@@ -270,17 +275,26 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
             product.build(dataclasses.replace(ctx, warnings=warnings[product.name]),
                           _ProductOutput(output, outputs[product.name]))
 
+    def next_product():
+        with lock:
+            while todo and not failures:
+                ready = [p for p in todo if waits_for[p.name] <= done]
+                if ready:
+                    todo.remove(ready[0])
+                    return ready[0]
+                lock.wait()
+            return None
+
     def run() -> None:
-        while True:
-            with lock:
-                if not todo or failures:
-                    return
-                product = todo.pop(0)
+        while (product := next_product()) is not None:
             try:
                 context.copy().run(build, product)
             except BaseException as exc:
                 with lock:
                     failures[product.name] = exc
+            with lock:
+                done.add(product.name)
+                lock.notify_all()
 
     threads = [threading.Thread(target=run, daemon=True)
                for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]

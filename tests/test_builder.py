@@ -30,3 +30,29 @@ def test_workers_are_stopped_when_a_product_entry_is_bad(project_copy, tmp_path)
     assert problem.path.endswith("printshop.yaml") and problem.line and "layout" in \
         problem.message
     assert multiprocessing.active_children() == []
+
+
+def test_a_kit_is_built_after_the_deck_it_holds_and_takes_its_pages_from_it(
+        project_copy, tmp_path, monkeypatch):
+    """Products build two at a time, but a kit waits for the Event Deck it holds (were they
+    built at once, both would render the deck): the deck's sheets and card fits are then
+    rendered once, for both (as many jobs as the kit alone)."""
+    from printshop.products.cards import CardsProduct as Cards
+    from printshop.products.convention import Convention
+
+    events = []
+    for cls in (Cards, Convention):
+        def build(self, ctx, output, original=cls.build):
+            events.append(("start", self.name))
+            original(self, ctx, output)
+            events.append(("end", self.name))
+        monkeypatch.setattr(cls, "build", build)
+    alone = build_project(project_copy, tmp_path / "alone", ["con-kit"], strict=True)
+    events.clear()
+    both = build_project(project_copy, tmp_path / "both", ["con-kit", "event-deck"],
+                         strict=True)
+    assert events.index(("end", "event-deck")) < events.index(("start", "con-kit"))
+    assert both.chunks_rendered == alone.chunks_rendered
+    for name in ("con-kit.pdf", "con-kit/table-01.pdf"):
+        assert (tmp_path / "both" / name).read_bytes() == \
+            (tmp_path / "alone" / name).read_bytes()

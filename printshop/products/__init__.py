@@ -64,6 +64,11 @@ class Product:
     def check(self, ctx: BuildContext) -> None:
         """Validate everything this product needs, without rendering."""
 
+    def includes(self) -> list[str]:
+        """The other products of the manifest whose pages this one holds (a build makes
+        them first)."""
+        return []
+
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         raise NotImplementedError
 

@@ -92,6 +92,11 @@ class Convention(Product):
     def count(self) -> int:
         return self.pregens.options.count
 
+    def includes(self) -> list[str]:
+        o = self.options
+        return [name for name in ([o.player_reference] if o.player_reference else []) +
+                list(o.include) if include_kind(self.project, name) == "product"]
+
     def check(self, ctx: BuildContext) -> None:
         o = self.options
         if self.count > MAX_COUNT:

@@ -25,15 +25,16 @@ class RenderQueue:
     def __init__(self):
         self._jobs: list[Any] = []          # index → job, or a function making it
         self._tags: list[Any] = []          # index → the caller's tag
-        self._counted: list[bool] = []      # index → a chunk: cached and counted
+        self._counted: list[bool] = []      # index → a chunk: counted
         self._urgent: deque[int] = deque()
         self._normal: deque[int] = deque()
 
     def add(self, job, tag, urgent: bool = False, chunk: bool = True) -> None:
         """`job`: a RenderJob or a function returning one; `tag` comes back with its
         result; `urgent` jobs go before all others not yet taken. A job that is not a
-        `chunk` of the product (a probe, whose result only guides the next jobs) is neither
-        kept in the chunk cache nor counted in the chunks a build reports."""
+        `chunk` of the product (a probe, whose result only guides the next jobs) is not
+        counted in the chunks a build reports; it is kept in the chunk cache like the others
+        (a kit holding an Event Deck fits its cards from the deck's probes)."""
         self._jobs.append(job)
         self._tags.append(tag)
         self._counted.append(chunk)
@@ -73,7 +74,7 @@ class _PoolFeed:
         self.queue, self.epoch, self.cache, self.on_done = queue, epoch, cache, on_done
         self.sent: dict[int, str] = {}               # task → job key
         self.jobs: dict[int, Any] = {}               # task → job (for error messages)
-        self.chunks: dict[int, bool] = {}            # task → kept in the chunk cache
+        self.chunks: dict[int, bool] = {}            # task → counted
         self.waiting: dict[str, list[Any]] = {}      # key in flight → tags
         self.done: dict[str, Any] = {}               # key → result
         self.rendered = self.reused = 0
@@ -95,7 +96,7 @@ class _PoolFeed:
                 self.reused += counted
                 self.waiting[key].append(tag)
                 continue
-            cached = self.cache.get(key) if self.cache is not None and counted else None
+            cached = self.cache.get(key) if self.cache is not None else None
             if cached is not None:
                 self.reused += counted
                 deps.merge(cached.read)   # what the cached render read, for the build cache
@@ -116,7 +117,8 @@ class _PoolFeed:
     def finished(self, index: int, result) -> None:
         key = self.sent.pop(index)
         del self.jobs[index]
-        if self.chunks.pop(index) and self.cache is not None:
+        self.chunks.pop(index)
+        if self.cache is not None:
             self.cache.put(key, result)
         self.done[key] = result
         for tag in self.waiting.pop(key):
