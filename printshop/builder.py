@@ -275,10 +275,14 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
             product.build(dataclasses.replace(ctx, warnings=warnings[product.name]),
                           _ProductOutput(output, outputs[product.name]))
 
+    needed = set().union(*waits_for.values())
+
     def next_product():
         with lock:
             while todo and not failures:
-                ready = [p for p in todo if waits_for[p.name] <= done]
+                # what another waits for first, so that one does not start last
+                ready = sorted((p for p in todo if waits_for[p.name] <= done),
+                               key=lambda p: p.name not in needed)
                 if ready:
                     todo.remove(ready[0])
                     return ready[0]
