@@ -242,3 +242,32 @@ def test_foreign_manuscript_builds_as_a_book(tmp_path):
         assert titles == ["Contents", "TTY", "UDP/datagram sockets", "Colophon"]
         assert len([t for d, t, _ in outline(pdf) if d == 1]) >= 5
         assert (out / "foreign-manuscript.html").exists()
+
+
+def test_a_builds_editions_render_each_table_and_class_once(monkeypatch):
+    # the HTML edition takes the print edition's tables and class boxes (the same HTML)
+    from printshop import deps
+    from printshop.products import BuildContext, load_products
+    from printshop.products import guide as guide_module
+
+    project = Project.load(RULES_SRC)
+    guide, = load_products(project, ["players-guide"])
+    rendered = []
+    real = guide_module.render_template
+
+    def counting(env, name, **context):
+        rendered.append(name)
+        return real(env, name, **context)
+
+    monkeypatch.setattr(guide_module, "render_template", counting)
+    guide._composed_inputs, guide._recorder = guide.read(), deps.Recorder()
+    guide._shared = (guide_module.jinja_environment(project), {})
+    ctx = BuildContext(project=project)
+    editions = [guide.compose(ctx, "print")]
+    in_print = [name for name in rendered if name.startswith("partials/")]
+    editions.append(guide.compose(ctx, "screen"))
+    partials = [name for name in rendered if name.startswith("partials/")]
+    assert partials == in_print
+    assert partials.count("partials/class.html.j2") == len(project.classes.classes)
+    tables = [len(re.findall(r'<figure class="table', html)) for html in editions]
+    assert tables[0] == tables[1] > 20

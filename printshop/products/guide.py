@@ -133,7 +133,13 @@ class Guide(Product):
         still counted, so a table keeps its anchor in the chapter that prints it first)."""
         manuscript, reader = self._composed_inputs
         project = self.project
-        env = jinja_environment(project)
+        # a build's editions share the tables and class boxes (most of the HTML edition's time)
+        env, partials = getattr(self, "_shared", None) or (jinja_environment(project), {})
+
+        def partial(key, name, **context) -> str:
+            if key not in partials:
+                partials[key] = render_template(env, name, **context)
+            return partials[key]
         tables = {} if project.is_foreign else project.tables
         classes = None if project.is_foreign else project.classes
         embedded_once: set[str] = set()
@@ -147,21 +153,21 @@ class Guide(Product):
                 embedded_once.add(argument)
                 if not wanted:
                     return ""
-                return render_template(env, "partials/table.html.j2", table=tables[argument],
-                                       tables=tables,
-                                       anchor=f"table-{argument}" if first else None)
+                return partial((name, argument, first), "partials/table.html.j2",
+                               table=tables[argument], tables=tables,
+                               anchor=f"table-{argument}" if first else None)
             if not wanted:
                 return ""
             if name == "class":
                 cls = next(c for c in classes.classes if c.id == argument)
-                return render_template(env, "partials/class.html.j2", cls=cls,
-                                       qualities=_save_qualities(cls))
+                return partial((name, argument), "partials/class.html.j2", cls=cls,
+                               qualities=_save_qualities(cls))
             if name == "table-index":
                 index = [{"id": t.id, "title": t.title, "dice": t.dice.text if t.dice else None,
                           "rows": len(t.rows), "printed": t.id in printed,
                           "file": f"tables/{t.path.name}"}
                          for t in sorted(tables.values(), key=lambda t: t.title.casefold())]
-                return render_template(env, "partials/table-index.html.j2", index=index)
+                return partial((name,), "partials/table-index.html.j2", index=index)
             raise AssertionError(name)
 
         chapters, bodies = [], []
@@ -213,12 +219,16 @@ class Guide(Product):
         return embed_images(html, project.read_roots) if edition == "screen" else html
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
-        recorder = deps.current()
-        if recorder is None:  # built outside the builder: record for the colophon anyway
-            with deps.recording(deps.Recorder()) as recorder:
-                self.check(ctx)
-                return self._build(ctx, output, recorder)
-        return self._build(ctx, output, recorder)
+        self._shared = (jinja_environment(self.project), {})   # compose's, for this build
+        try:
+            recorder = deps.current()
+            if recorder is None:  # built outside the builder: record for the colophon anyway
+                with deps.recording(deps.Recorder()) as recorder:
+                    self.check(ctx)
+                    return self._build(ctx, output, recorder)
+            return self._build(ctx, output, recorder)
+        finally:
+            del self._shared
 
     def _build(self, ctx: BuildContext, output: BuildOutput, recorder) -> None:
         self._recorder = recorder
