@@ -297,3 +297,39 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False,
 def _num(value: float) -> bytes:
     text = f"{value:.4f}".rstrip("0").rstrip(".")
     return (text if text not in ("-0", "") else "0").encode()
+
+
+# --- in the worker: a stamps job's stylesheet, a values chunk's layers --------------------------
+
+def stamp_css(state: dict, font_config):
+    """STAMP_CSS parsed once a worker (`state`: the worker's kept state, render/pdf.py)."""
+    from weasyprint import CSS
+
+    if "stamp_css" not in state:
+        state["stamp_css"] = CSS(string=STAMP_CSS, font_config=font_config)
+    return state["stamp_css"]
+
+
+def draw_layers(job, geometry, pdf: bytes, state: dict) -> bytes:
+    """The values pages with their forms and stamps drawn over them. Pages that did not
+    come out one a sheet (a sheet too long) are left as they are: the product reports or
+    redraws them. The worker's `Sources` live in its kept `state`."""
+    pages = job.overlay.pages
+    if len(geometry) != len(pages) or any(
+            art is not None and ("bottom" not in found or
+                                 any(piece[4] not in found for piece in art.pieces))
+            for art, found in zip(pages, geometry)):
+        return pdf
+    for number, art in enumerate(pages):
+        if art is not None:
+            form = job.overlay.forms[art.form]
+            art.band_dy_px = geometry[number]["bottom"].top - form.band_top_px
+            # the lists' pieces, from where their column is on this page
+            art.placed = [(source, page, dx + geometry[number][column].content_x,
+                           dy + geometry[number][column].content_y)
+                          for source, page, dx, dy, column in art.pieces]
+    sources = state.get("layer_sources")
+    if sources is None:
+        sources = state["layer_sources"] = Sources()
+    return compose(pdf, job.overlay, job.uncompressed, sources)
+

@@ -311,9 +311,10 @@ def _render_job(job: RenderJob) -> RenderResult:
 
     try:
         if job.stamps:
-            from printshop.render.layers import stamps_html
+            from printshop.render.layers import stamp_css, stamps_html
 
-            document = layout(stamps_html(list(job.stamps)), extra=[_stamp_css(job)])
+            document = layout(stamps_html(list(job.stamps)),
+                              extra=[stamp_css(_process_state, _font_config(job))])
         elif job.strings:
             from printshop.render import strings
 
@@ -351,7 +352,9 @@ def _render_job(job: RenderJob) -> RenderResult:
         # memory is a worker holding both
         del document
         if job.overlay is not None:
-            pdf = _overlay(job, geometry, pdf)
+            from printshop.render.layers import draw_layers
+
+            pdf = draw_layers(job, geometry, pdf, _process_state)
     finally:
         logger.removeHandler(handler)
     refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
@@ -364,44 +367,6 @@ def _render_job(job: RenderJob) -> RenderResult:
                         warnings=css_warnings + warnings, refused=css_refused + refused,
                         overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
                         slots=geometry if job.slots else [], strings=named)
-
-
-def _stamp_css(job: RenderJob):
-    from weasyprint import CSS
-
-    from printshop.render.layers import STAMP_CSS
-
-    if "stamp_css" not in _process_state:
-        _process_state["stamp_css"] = CSS(string=STAMP_CSS, font_config=_font_config(job))
-    return _process_state["stamp_css"]
-
-
-def _overlay(job: RenderJob, geometry, pdf: bytes) -> bytes:
-    """The values pages with their forms and stamps drawn over them. Pages that did not
-    come out one a sheet (a sheet too long) are left as they are: the product reports or
-    redraws them."""
-    from printshop.render.layers import compose
-
-    pages = job.overlay.pages
-    if len(geometry) != len(pages) or any(
-            art is not None and ("bottom" not in found or
-                                 any(piece[4] not in found for piece in art.pieces))
-            for art, found in zip(pages, geometry)):
-        return pdf
-    for number, art in enumerate(pages):
-        if art is not None:
-            form = job.overlay.forms[art.form]
-            art.band_dy_px = geometry[number]["bottom"].top - form.band_top_px
-            # the lists' pieces, from where their column is on this page
-            art.placed = [(source, page, dx + geometry[number][column].content_x,
-                           dy + geometry[number][column].content_y)
-                          for source, page, dx, dy, column in art.pieces]
-    from printshop.render.layers import Sources
-
-    sources = _process_state.get("layer_sources")
-    if sources is None:
-        sources = _process_state["layer_sources"] = Sources()
-    return compose(pdf, job.overlay, job.uncompressed, sources)
 
 
 @dataclass

@@ -1,0 +1,35 @@
+"""The fonts a book's PDF holds: the bundled families and the fallbacks that draw what they
+cannot, predicted before rendering (the colophon names them) and checked after."""
+
+from __future__ import annotations
+
+import re
+
+
+# The bundled families every book uses (body, tables and page numbers, headings, the
+# colophon's file list), in the order the colophon names them.
+BOOK_FAMILIES = ("Vollkorn", "Roboto Condensed", "Pirata One", "DejaVu Sans Mono")
+
+
+def predicted_fonts(bodies: list[tuple[str, str]], policy, language: str) -> list[str]:
+    """The families the PDF will hold: the bundled ones and the fallbacks that draw what
+    they cannot (checked against the PDF after rendering)."""
+    from printshop.products.common import html_text
+    from printshop.render.fonts import fallback_families
+
+    html = "".join(body for _, body in bodies)
+    code = " ".join(re.findall(r"<(?:code|pre)[^>]*>(.*?)</(?:code|pre)>", html, re.S))
+    return order_fonts([*BOOK_FAMILIES, *fallback_families(html_text(html), policy,
+                                                           language, html_text(code))])
+
+
+def order_fonts(families) -> list[str]:
+    """Bundled families first in their usual order, then the others alphabetically."""
+    families = set(families)
+    return [f for f in BOOK_FAMILIES if f in families] + \
+        sorted(f for f in families if f not in BOOK_FAMILIES)
+
+
+def _notdef_script(message: str) -> str | None:
+    match = re.match(r"\d+ different (\S+) characters? printed as empty boxes", message)
+    return match[1] if match else None
