@@ -185,7 +185,8 @@ def test_taking_the_last_try_gives_weasyprints_pdf(column_layouts, extra, style)
         assert our_layouts < their_layouts * 0.75
 
 
-def test_full_pages_of_columns_are_laid_out_once(column_layouts, monkeypatch):
+def _count_takes(monkeypatch) -> list[bool]:
+    """For each final column layout, whether it came from the last try."""
     from printshop.render import column_trial
 
     taken = []
@@ -197,6 +198,11 @@ def test_full_pages_of_columns_are_laid_out_once(column_layouts, monkeypatch):
         return result
 
     monkeypatch.setattr(column_trial.ColumnTrial, "take", counting)
+    return taken
+
+
+def test_full_pages_of_columns_are_laid_out_once(column_layouts, monkeypatch):
+    taken = _count_takes(monkeypatch)
     column_layouts(_long_document(), original=False)
     # the columns of the full pages come from the last try; not those after the paragraph
     # on the first page (its try says the page is empty, the final layout that it is
@@ -205,16 +211,6 @@ def test_full_pages_of_columns_are_laid_out_once(column_layouts, monkeypatch):
 
 
 def test_floats_keep_weasyprints_own_tries(column_layouts, monkeypatch):
-    from printshop.render import column_trial
-
-    taken = []
-    real = column_trial.ColumnTrial.take
-
-    def counting(self, *args):
-        result = real(self, *args)
-        taken.append(result[0] is not column_trial.ColumnTrial.MISSING)
-        return result
-
-    monkeypatch.setattr(column_trial.ColumnTrial, "take", counting)
+    taken = _count_takes(monkeypatch)
     column_layouts(_long_document("<span style='float: right'>f</span>"), original=False)
     assert taken and not any(taken)
