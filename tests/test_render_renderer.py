@@ -65,6 +65,27 @@ def test_jobs_rendered_in_the_background_while_the_caller_renders_others():
         assert texts == ["the cover", "an index page", "a form"]
 
 
+def test_a_background_render_is_listed_before_the_caller_goes_on(monkeypatch):
+    """Its jobs come before those its starter asks for next: left to list them on its own
+    while the starter worked, the thread took 0.4 s (the pack's forms went first)."""
+    import time
+
+    from printshop.render.pool import WorkerPool
+
+    real_run = WorkerPool.run
+
+    def slow_to_list(self, *args, **kwargs):
+        time.sleep(0.3)     # a thread held back (the interpreter lock, say)
+        return real_run(self, *args, **kwargs)
+
+    monkeypatch.setattr(WorkerPool, "run", slow_to_list)
+    with Renderer(processes=1) as renderer:
+        background = renderer.in_background([job("the cover")])
+        assert len(renderer.pool._batches) == 1      # listed: the next render comes after
+        renderer.render([job("a form")])
+        assert len(background.result()) == 1
+
+
 def test_a_background_render_that_fails_raises_where_its_result_is_asked_for():
     import pytest
 

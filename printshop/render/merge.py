@@ -6,8 +6,7 @@ import hashlib
 import io
 import re
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, ByteStringObject
+# pypdf (80 ms to import) only where it is used: a pack joined by pikepdf never needs it
 
 
 def merge_pdfs(parts: list[bytes], title: str | None = None,
@@ -15,6 +14,9 @@ def merge_pdfs(parts: list[bytes], title: str | None = None,
     """`parts` in order; `outline` adds bookmarks (title, 0-based page index)."""
     if len(parts) == 1 and not outline:
         return parts[0]
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, ByteStringObject
+
     writer = PdfWriter()
     for part in parts:
         writer.append(PdfReader(io.BytesIO(part)))
@@ -121,8 +123,10 @@ def _page_references(pdf: bytes) -> list:
 def _append_title_and_outline(pdf: bytes, title: str | None, outline: list[tuple[str, int]],
                               digest: str) -> bytes:
     """An incremental update: a new catalog (with /Outlines), the bookmarks, a new /Info."""
-    from pypdf.generic import (ArrayObject, DictionaryObject, IndirectObject, NameObject,
-                               NumberObject, create_string_object)
+    from pypdf import PdfReader
+    from pypdf.generic import (ArrayObject, ByteStringObject, DictionaryObject,
+                               IndirectObject, NameObject, NumberObject,
+                               create_string_object)
 
     reader = PdfReader(io.BytesIO(pdf))
     trailer = reader.trailer

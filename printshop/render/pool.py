@@ -26,6 +26,12 @@ from typing import Any, Callable
 
 from printshop.render.workers import _exit_status, _Worker, start_workers, stop_worker
 
+# Called (in the calling thread's context) once a call's batch is in the pool's list: a
+# render started on a thread of its own (Renderer.in_background) lets its starter go on
+# only then, so its jobs come before those the starter asks for next
+on_batch_listed: contextvars.ContextVar[Callable[[], None] | None] = \
+    contextvars.ContextVar("on_batch_listed", default=None)
+
 DEFAULT_TIMEOUT = float(os.environ.get("PRINTSHOP_RENDER_TIMEOUT", "600"))
 DEFAULT_MEMORY_MB = int(os.environ.get("PRINTSHOP_RENDER_MEMORY_MB", "4096"))
 
@@ -135,6 +141,9 @@ class WorkerPool:
         with self._state:
             self._start(processes or self.processes)
             self._batches.append(batch)
+        listed = on_batch_listed.get()
+        if listed is not None:
+            listed()
         self._wake()
         try:
             while True:

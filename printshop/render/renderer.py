@@ -238,22 +238,32 @@ class _Stamped:
 
 class Background:
     """A render on a thread of its own, in a copy of the caller's context (what it reads is
-    recorded for the build like any render's); `result()` returns it or raises its error."""
+    recorded for the build like any render's); `result()` returns it or raises its error.
+    The caller goes on once its jobs are in the pool's list (or done): the thread, left to
+    get there while the caller works, took 0.4 s (each of its waits for the interpreter
+    lock), and the caller's next jobs went first."""
 
     def __init__(self, render, jobs):
         import contextvars
 
         self._results = self._error = None
+        self._listed = threading.Event()
         context = contextvars.copy_context()
         self._thread = threading.Thread(target=context.run, args=(self._run, render, jobs),
                                         daemon=True)
         self._thread.start()
+        self._listed.wait()
 
     def _run(self, render, jobs) -> None:
+        from printshop.render.pool import on_batch_listed
+
+        on_batch_listed.set(self._listed.set)
         try:
             self._results = render(jobs)
         except BaseException as error:   # given to the caller by result()
             self._error = error
+        finally:
+            self._listed.set()   # nothing to render (all cached), or it failed first
 
     def join(self) -> None:
         self._thread.join()
