@@ -146,6 +146,23 @@ def test_tasks_added_by_results_are_never_lost_whatever_thread_hands_them_out():
             assert got == {n: list(range(6)) + list(range(100, 106)) for n in "abc"}
 
 
+def test_tasks_added_after_every_worker_was_lost_still_run():
+    """A queue that was dry when the pool lost its workers (killed, say) and then gets a
+    task from a result: new workers are started for it, rather than the task left unrun."""
+    queue = Growing([1])
+    seen = []
+
+    def done(index, value):
+        seen.append(value)
+        if value == 1:
+            pool.kill()                 # every worker gone while the queue is dry
+            queue.items.append(2)
+
+    with WorkerPool(square_root_ish, processes=1) as pool:
+        pool.run(queue, done)
+    assert seen == [1, 2]
+
+
 def square_root_ish(x):
     return x      # as fast as a task can be: the races are in the handing out
 

@@ -192,9 +192,11 @@ class WorkerPool:
                 with self._state:
                     active = [w for w in self.workers if w.task is not None]
                 if not active:
-                    if not any(b.finished for b in self._batches):
-                        mine.dry = True     # nothing to run, nothing to add: done
-                    return
+                    if not self.workers:   # all lost (died while every queue was dry)
+                        with self._state:
+                            self._start(self.processes)
+                        continue
+                    return   # every queue is dry: `mine` is over, or its on_done adds
                 ahead = next((b for b in self._batches if not b.dry and b.error is None),
                              None)
                 if ahead is not None:
