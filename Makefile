@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PRINTSHOP := $(BIN)/printshop
 
-.PHONY: all build test bench clean system-check system-check-test look
+.PHONY: all build test bench bytecode clean system-check system-check-test look
 
 all: build
 
@@ -28,14 +28,20 @@ system-check:
 system-check-test:
 	@$(PYTHON) printshop/system_check.py test
 
-build: system-check $(STAMP)
+build: system-check $(STAMP) bytecode
 	$(PRINTSHOP) build --strict
 
-test: system-check-test $(STAMP)
+test: system-check-test $(STAMP) bytecode
 	$(BIN)/python -m pytest -q
 
-bench: system-check $(STAMP)
+bench: system-check $(STAMP) bytecode
 	$(BIN)/python bench/run.py
+
+# printshop's modules compiled ahead (an editable install is not compiled by pip): each
+# command starts ~0.1 s sooner where Python may not write its own cache
+# (PYTHONDONTWRITEBYTECODE). An edited module's stale .pyc is ignored, never used.
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q printshop
 
 # Render every page of the built PDFs to PNG for looking at them (needs poppler-utils).
 look: build
