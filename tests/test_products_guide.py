@@ -227,6 +227,32 @@ def test_html_edition_is_self_contained_with_working_links(guide):
     assert "url(../fonts" not in html
 
 
+def test_html_edition_fonts_load_in_a_browser(guide):
+    """Each embedded font (a WOFF data URL) loads in Chromium: a font it refuses would
+    show the reader a fallback face without saying so."""
+    from test_serve import CHROMIUM, CHROMIUM_ARGS
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto((guide / "players-guide.html").as_uri())
+            faces = page.evaluate("""async () => {
+                await Promise.allSettled([...document.fonts].map(face => face.load()));
+                return [...document.fonts].map(face => [face.family.replace(/"/g, ""),
+                                                        face.status]);
+            }""")
+        finally:
+            browser.close()
+    families = {family for family, _ in faces}
+    assert {"Vollkorn", "Roboto Condensed", "Pirata One"} <= families, faces
+    assert all(status == "loaded" for _, status in faces), faces
+
+
 def test_foreign_manuscript_builds_as_a_book(tmp_path):
     """Markdown not written for printshop (Node.js API docs): TOC, bookmarks, A4/A5."""
     for paper, width_mm in (("a4", 210), ("a5", 148)):

@@ -17,7 +17,8 @@ from printshop.products.book_fonts import (BOOK_FAMILIES, _notdef_script, order_
 from printshop.products.book_pages import placed_as_json, render_book
 from printshop.products.book_preview import PageMap, page_map, render_chapter
 from printshop.products.common import (base_url, build_date, check_stylesheets,
-                                       InputDigest, inline_css_for_screen,
+                                       InputDigest, fonts_for_screen_ahead,
+                                       inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet,
                                        warn_missing_glyphs)
 from printshop.render.jinja import render_template
@@ -250,6 +251,9 @@ class Guide(Product):
                 from printshop.products.blank_sheet import render_sheet_with_book
 
                 render_sheet_with_book(ctx, project, paper, profile)
+            if "html" in self.options.formats:   # while the parent waits for the workers
+                fonts_for_screen_ahead([stylesheet(project, s) for s in
+                                        self.options.screen_stylesheets], project.read_roots)
             result = render_book(ctx, job, guess)
             claimed = self._claimed_fonts
             if set(result.fonts) != set(claimed):
