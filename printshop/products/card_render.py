@@ -60,7 +60,7 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
 
 def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
                 groups: list[DeckGroup], settings: Settings, project) -> None:
-    from printshop.render.merge import merge_pdfs   # pypdf: not needed before the merge
+    from printshop.render.merge import merge_pdfs   # pikepdf: not needed before the merge
 
     composer = CardComposer(project, settings, title)
     fit = FitState()
