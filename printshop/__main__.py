@@ -1,3 +1,3 @@
-from printshop.cli import main
+from printshop.launch import main
 
 main()

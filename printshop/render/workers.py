@@ -28,8 +28,18 @@ def start_workers(context, count: int, function: Callable, memory_mb: int,
                   warm_up: Callable | None = None, preload: Callable | None = None
                   ) -> list[_Worker]:
     """`count` new workers. With `preload` and fork, one is started here and forks the
-    others once it has run `preload` (_first_worker_main)."""
-    if count > 1 and preload is not None and context.get_start_method() == "fork":
+    others once it has run `preload` (_first_worker_main); or the one started as printshop
+    started (render/early.py) is adopted and forks them."""
+    fork = context.get_start_method() == "fork"
+    if preload is not None and fork:
+        from printshop.render import early
+
+        adopted = early.adopt(count, function, memory_mb, warm_up)
+        if adopted:
+            return adopted + (start_workers(context, count - len(adopted), function,
+                                            memory_mb, warm_up, preload)
+                              if count > len(adopted) else [])
+    if count > 1 and preload is not None and fork:
         return _start_forked(context, count, function, memory_mb, warm_up, preload)
     workers = []
     for _ in range(count):
@@ -83,10 +93,15 @@ def _first_worker_main(conn, siblings: list, function: Callable, memory_mb: int,
                        preload: Callable, warm_up: Callable | None = None) -> None:
     """The first worker of a pool: imports what every worker needs (`preload`: WeasyPrint,
     ~0.3 s of CPU), then forks the others from itself, so that import is done once rather
-    than once a worker, on cores the parent needs to load and check the project. Each
-    sibling gets its own pipe to the parent and a sentinel pipe it holds open for its life
-    (the parent sees it end there: it is this process's child, not the parent's), and sends
-    its pid first. Then every worker warms up on its own (its fonts), as `_worker_main`."""
+    than once a worker, on cores the parent needs to load and check the project."""
+    try:
+        run_preload(preload)
+    except KeyboardInterrupt:   # Ctrl-C: the parent says so, once; this worker just ends
+        return
+    fork_siblings_then_work(conn, siblings, function, memory_mb, warm_up)
+
+
+def run_preload(preload: Callable) -> None:
     gc.freeze()     # what came from the parent, before any collection here (see below)
     try:
         preload()
@@ -94,6 +109,14 @@ def _first_worker_main(conn, siblings: list, function: Callable, memory_mb: int,
         pass
     gc.collect()
     gc.freeze()     # the imports, shared by the siblings page for page
+
+
+def fork_siblings_then_work(conn, siblings: list, function: Callable, memory_mb: int,
+                            warm_up: Callable | None) -> None:
+    """Fork a worker for each of `siblings`, then be one (`_worker_main`). Each sibling gets
+    its own pipe to the parent and a sentinel pipe it holds open for its life (the parent
+    sees it end there: it is this process's child, not the parent's), and sends its pid
+    first. Then every worker warms up on its own (its fonts)."""
     children = []
     for number, (sibling_conn, sentinel) in enumerate(siblings):
         pid = os.fork()
@@ -158,7 +181,7 @@ def _worker_main(conn, function: Callable, memory_mb: int,
     while True:
         try:
             message = conn.recv()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):   # the parent is gone, or says it (Ctrl-C)
             return
         if message is None:
             return

@@ -1,0 +1,17 @@
+"""The `printshop` command's entry point: a command that renders starts its first render
+worker before anything else is imported (render/early.py), then the command line runs."""
+
+
+def main() -> None:
+    import sys
+
+    from printshop.render import early
+
+    try:
+        if early.renders(sys.argv[1:]):
+            early.start()
+        from printshop.cli import main as cli_main
+    except KeyboardInterrupt:   # Ctrl-C before the command line could say it
+        sys.stderr.write("printshop: interrupted; nothing was written\n")
+        sys.exit(130)
+    cli_main()
