@@ -195,3 +195,31 @@ def test_a_few_parts_over_one_group_are_joined_whole(monkeypatch):
     pdf = pikepdf.open(io.BytesIO(merge_layered_pdfs(parts)))
     assert len(pdf.pages) == 6
     assert len({page.Resources.XObject["/PsXaaaa_0"].objgen for page in pdf.pages}) == 2
+
+
+def _headed_pdf(headings: list[list[str]]) -> bytes:
+    """A page per list of headings, each heading a bookmark WeasyPrint makes."""
+    from printshop.render.pdf import RenderJob, render_job
+
+    body = "".join(f"<section style='break-after: page'>{''.join(f'<h2>{h}</h2>' for h in page)}"
+                   "</section>" for page in headings)
+    result = render_job(RenderJob(html=f"<html><body>{body}</body></html>", stylesheets=(),
+                                  roots=(), base_url=None, source="test"))
+    return result.pdf
+
+
+def test_joined_sheets_keep_their_own_bookmarks_then_the_ones_given():
+    """A reference sheet's sections stay in the joined file's outline, each on its page,
+    before the product's own entries (as pypdf joined them)."""
+    from printshop.render.merge import merge_pdfs
+
+    parts = [_headed_pdf([["Combat", "Morale"], ["Camp"]]), _headed_pdf([["Spells"]])]
+    merged = pdf_reader(merge_pdfs(parts, title="Reference",
+                                   outline=[("Player Reference", 0), ("Magic", 2)]))
+    marks = [(item.title, merged.get_destination_page_number(item))
+             for item in merged.outline]
+    assert marks == [("Combat", 0), ("Morale", 0), ("Camp", 1), ("Spells", 2),
+                     ("Player Reference", 0), ("Magic", 2)]
+    assert merged.metadata.title == "Reference"
+    assert merge_pdfs(parts, title="Reference", outline=[("Player Reference", 0)]) == \
+        merge_pdfs(parts, title="Reference", outline=[("Player Reference", 0)])

@@ -58,7 +58,12 @@ class LayeredJoin:
         self._digests: list[bytes] = []
         return self
 
-    def add(self, part: bytes) -> None:
+    @property
+    def merged(self):
+        return self._pike.merged
+
+    def add(self, part: bytes):
+        """Copy `part`'s pages in; the part, opened (it stays open until `finish`)."""
         from printshop.render.layers import SHARED_PREFIX
 
         merged = self._pike.merged
@@ -81,19 +86,24 @@ class LayeredJoin:
                 for name in known:
                     copied[name] = self._shared[name]
             self._fonts.visit(merged.pages[-1].obj.get("/Resources"))
+        return source
 
     def finish(self, title: str | None = None,
-               outline: list[tuple[str, int]] | None = None, identify: bool = True) -> bytes:
+               outline: list[tuple[str, int]] | None = None, identify: bool = True,
+               bookmarks: list | None = None) -> bytes:
         """The joined file; `title` and `outline` are set before saving (merge_many_pdfs
         must append them to its saved file, and reading it again cost a 200-sheet pack
-        0.1 s). `identify`: the file identifier made from the parts (a group joined again
-        by merge_many_pdfs gets its identifier there)."""
+        0.1 s), after `bookmarks` (pikepdf OutlineItems) if given. `identify`: the file
+        identifier made from the parts (a group joined again by merge_many_pdfs gets its
+        identifier there)."""
         import pikepdf
 
         merged = self._pike.merged
-        if outline:
+        if outline or bookmarks:
             with merged.open_outline() as made:
-                made.root.extend(pikepdf.OutlineItem(label, page) for label, page in outline)
+                made.root.extend(bookmarks or [])
+                made.root.extend(pikepdf.OutlineItem(label, page)
+                                 for label, page in outline or [])
         if title:
             merged.docinfo["/Title"] = title
         pdf = self._pike.save()
