@@ -208,15 +208,6 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                         reuse=not force)
     renderer.cache = chunks
     try:
-        problems = Problems()
-        for product in products:  # check everything before rendering anything
-            ctx.warnings = warnings[product.name]
-            with deps.recording(recorders[product.name]):
-                try:
-                    product.check(ctx)
-                except PrintshopError as exc:
-                    problems.extend(exc)
-        problems.raise_if_any()
         ctx.renderer = renderer
         outputs = _build_all(products, ctx, output, recorders, warnings, plan.cache.out)
     finally:
@@ -249,16 +240,26 @@ PRODUCTS_AT_ONCE = 2
 
 def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnings: dict,
                out: Path) -> dict[str, dict[str, bytes]]:
-    """Every product built, PRODUCTS_AT_ONCE at a time, taken in the manifest's order; the
-    files each made (what the build cache stores for it). Each records what it reads into
-    its own recorder and warns into its own list. After a failure no other product is
-    started; the ones running finish, and the failures are raised together."""
+    """Every product checked, then built, PRODUCTS_AT_ONCE at a time, taken in the
+    manifest's order; the files each made (what the build cache stores for it). Each
+    records what it reads into its own recorder and warns into its own list.
+
+    Every input is checked before anything is written, but a product need not wait for
+    the others' checks to render: the checks run on a thread of their own, in order, and a
+    product is built once its own has passed (a kit's guide renders while its decks and
+    tables are checked: 1.2 s of the parent's work, the workers idle, before). If any
+    check fails no other product is started, and the checks' problems are raised together,
+    as if nothing had been built. After a build failure no other product is started; the
+    ones running finish, and the failures are raised together."""
     import contextvars
     import dataclasses
     import threading
 
     outputs: dict[str, dict[str, bytes]] = {p.name: {} for p in products}
     failures: dict[str, BaseException] = {}
+    checked: set[str] = set()
+    check_problems = Problems()
+    check_failure: list[BaseException] = []   # a check that failed unexpectedly
     todo = list(products)
     names = {p.name for p in products}
     # a product waits for the products it holds pages of (a kit's Event Deck): built
@@ -276,20 +277,42 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
                           _ProductOutput(output, outputs[product.name]))
 
     needed = set().union(*waits_for.values())
+    running = 0
+
+    def check_all() -> None:
+        for product in products:
+            try:
+                with deps.recording(recorders[product.name]):
+                    product.check(dataclasses.replace(ctx, warnings=warnings[product.name]))
+            except PrintshopError as exc:
+                with lock:
+                    check_problems.extend(exc)
+            except BaseException as exc:
+                with lock:
+                    check_failure.append(exc)
+            with lock:
+                checked.add(product.name)
+                lock.notify_all()
 
     def next_product():
+        nonlocal running
         with lock:
-            while todo and not failures:
+            while todo and not failures and not check_problems and not check_failure:
                 # what another waits for first, so that one does not start last
-                ready = sorted((p for p in todo if waits_for[p.name] <= done),
+                ready = sorted((p for p in todo if p.name in checked
+                                and waits_for[p.name] <= done),
                                key=lambda p: p.name not in needed)
+                if not ready and not running and all(p.name in checked for p in todo):
+                    ready = todo[:1]   # products holding each other: one must go first
                 if ready:
                     todo.remove(ready[0])
+                    running += 1
                     return ready[0]
                 lock.wait()
             return None
 
     def run() -> None:
+        nonlocal running
         while (product := next_product()) is not None:
             try:
                 context.copy().run(build, product)
@@ -297,15 +320,22 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
                 with lock:
                     failures[product.name] = exc
             with lock:
+                running -= 1
                 done.add(product.name)
                 lock.notify_all()
 
+    checking = threading.Thread(target=context.copy().run, args=(check_all,), daemon=True)
+    checking.start()
     threads = [threading.Thread(target=run, daemon=True)
                for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]
     for thread in threads:
         thread.start()
+    checking.join()
     for thread in threads:
         thread.join()
+    if check_failure:
+        raise check_failure[0]
+    check_problems.raise_if_any()
     if failures:
         ordered = [failures[p.name] for p in products if p.name in failures]
         if all(isinstance(f, PrintshopError) for f in ordered):

@@ -329,6 +329,72 @@ def test_a_product_failing_while_another_builds_fails_the_build_and_writes_nothi
     assert [p.message for p in failed.value.problems if "First Card" in p.message]
 
 
+def test_a_product_renders_while_the_later_ones_are_still_checked(project, monkeypatch):
+    """Every check passes before anything is written, but the book need not wait for the
+    decks' checks to render."""
+    import threading
+    import time
+
+    from printshop.products.cards import CardsProduct
+    from printshop.products.guide import Guide
+
+    events, lock = [], threading.Lock()
+    slow_check, guide_build = CardsProduct.check, Guide.build
+
+    def check(self, ctx):
+        if self.name == "deck-b":
+            time.sleep(1.0)
+            with lock:
+                events.append("deck-b checked")
+        return slow_check(self, ctx)
+
+    def build_book(self, ctx, output):
+        with lock:
+            events.append("book started")
+        return guide_build(self, ctx, output)
+
+    monkeypatch.setattr(CardsProduct, "check", check)
+    monkeypatch.setattr(Guide, "build", build_book)
+    build(project, force=True)
+    assert events == ["book started", "deck-b checked"]
+
+
+def test_a_failing_check_fails_the_build_even_once_others_have_started(project, monkeypatch):
+    from printshop.errors import Problem
+    from printshop.products.cards import CardsProduct
+
+    before = outputs(project)
+    checked = CardsProduct.check
+
+    def check(self, ctx):
+        if self.name == "deck-b":
+            raise PrintshopError([Problem("decks/omens.yaml", "the omens are wrong", 3)])
+        return checked(self, ctx)
+
+    monkeypatch.setattr(CardsProduct, "check", check)
+    with pytest.raises(PrintshopError) as failed:
+        build(project, force=True)
+    assert [p.message for p in failed.value.problems] == ["the omens are wrong"]
+    assert outputs(project) == before
+
+
+def test_products_holding_each_other_are_still_built(project, monkeypatch):
+    """A product waits for the products it holds pages of; two that hold each other (no
+    kind does today) must not wait for each other for ever."""
+    import threading
+
+    from printshop.products.cards import CardsProduct
+
+    monkeypatch.setattr(CardsProduct, "includes",
+                        lambda self: ["deck-b"] if self.name == "deck-a" else ["deck-a"])
+    finished = []
+    thread = threading.Thread(target=lambda: finished.append(build(project, force=True)),
+                              daemon=True)
+    thread.start()
+    thread.join(300)
+    assert finished and sorted(finished[0].built) == ["book", "deck-a", "deck-b"]
+
+
 def test_a_no_op_build_imports_no_weasyprint(project):
     script = ("import sys; from pathlib import Path; from printshop.builder import build_project;"
               f"r = build_project(Path({str(project)!r}), Path({str(project / 'build')!r}),"
