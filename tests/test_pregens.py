@@ -171,6 +171,38 @@ def test_a_sheet_that_does_not_fit_is_an_error_naming_the_character(project_copy
     assert re.search(r"the sheet of #1 \(.+\) overflows its bottom by [\d.]+ mm", messages[0])
 
 
+def test_sheets_that_all_overflow_are_said_in_a_few_lines_not_one_each(project_copy):
+    """A stylesheet that makes every sheet overflow: the first sheets one by one, the rest
+    in one line naming them, not a line a sheet."""
+    from printshop.products.pregens import LISTED
+
+    own_pregens_css(project_copy, after="\n.abilities li { font-size: 30pt; }\n")
+    with pytest.raises(PrintshopError) as exc:
+        roll(count=14, source=project_copy)
+    messages = [p.message for p in exc.value.problems]
+    assert len(messages) == LISTED + 1
+    assert all(re.search(r"the sheet of #\d+ \(.+\) overflows its bottom", m)
+               for m in messages[:LISTED])
+    said = [int(n) for m in messages[:LISTED] for n in re.findall(r"#(\d+)", m)]
+    summary = re.fullmatch(r"(\d+) more boxes do not fit either, on the sheets of (.+) \(by "
+                           r"up to [\d.]+ mm; seed .+\); shorten what they print or adjust "
+                           r"pregens.html.j2", messages[-1])
+    assert summary, messages[-1]
+    named = set()
+    for run in summary[2].split(", "):
+        first, _, last = run.partition("–")
+        named |= set(range(int(first[1:]), int((last or first)[1:]) + 1))
+    assert int(summary[1]) == len(named) and not named & set(said)
+    assert max(named) <= 14 and min(named) > min(said)
+
+
+def test_ranges_of_sheet_numbers():
+    from printshop.products.pregens import _ranges
+
+    assert _ranges([3, 5, 6, 7, 9, 12, 13]) == "#3, #5–#7, #9, #12–#13"
+    assert _ranges([4]) == "#4"
+
+
 def test_progress_is_reported_for_slow_packs(monkeypatch):
     import printshop.products.pregens as pregens
 

@@ -271,9 +271,8 @@ class Convention(Product):
         if layers:
             results = layers.redo_overflowing(ctx.renderer, work, results,
                                               lambda n: seats_marks[n])
-        problems = []
-        for (what, expected, _, _), result in zip(work, results):
-            problems += pregens._result_problems(result, what, expected)
+        problems = pregens.pack_problems(work, results)
+        for result in results:
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
         if problems:

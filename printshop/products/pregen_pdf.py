@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from printshop.errors import PrintshopError, Problem
+from printshop.errors import PrintshopError
 from printshop.products.common import base_url
 from printshop.products.pack_chunks import LazyJobs, split_into_chunks
 from printshop.render.pdf import RenderJob, collect_warnings
@@ -102,9 +102,8 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
             if after is not before:
                 take(index, after)
         results = redone
-    problems: list[Problem] = []
-    for (what, expected, _, _), result in zip(work, results):
-        problems += pregens._result_problems(result, what, expected)
+    problems = pregens.pack_problems(work, results)
+    for result in results:
         for warning in collect_warnings([result]):
             ctx.warn(warning)
     if problems:

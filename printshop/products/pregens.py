@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -303,14 +304,29 @@ class Pregens(Product):
         layers.prepare(ctx.renderer, characters, marks, warn=ctx.warn)
         return layers if any(layers.forms.values()) else None
 
-    def _result_problems(self, result, what: str, expected_pages: int) -> list[Problem]:
-        problems = [Problem(self.name, f"{overflow.describe()} (seed {self.options.seed}); "
-                            f"shorten what it prints or adjust {self.options.template}")
-                    for overflow in result.overflows]
-        if result.pages != expected_pages and not problems:
-            problems.append(Problem(self.name, f"{what} came out as {result.pages} pages, "
-                                    f"expected {expected_pages} (a page break in "
-                                    f"{self.options.template}?)"))
+    def pack_problems(self, work, results) -> list[Problem]:
+        """The problems of a pack's renders (`work`: (what, pages expected, …) a render):
+        the first LISTED boxes that overflow one by one, the others in one line (a
+        stylesheet that made every sheet overflow was said once a sheet: 200 lines for a
+        200-character pack)."""
+        seed, template = self.options.seed, self.options.template
+        problems, overflows = [], []
+        for (what, expected, _, _), result in zip(work, results):
+            for overflow in result.overflows:
+                overflows.append(overflow)
+                if len(overflows) <= LISTED:
+                    problems.append(Problem(self.name, f"{overflow.describe()} (seed {seed}); "
+                                            f"shorten what it prints or adjust {template}"))
+            if result.pages != expected and not result.overflows:
+                problems.append(Problem(self.name, f"{what} came out as {result.pages} pages, "
+                                        f"expected {expected} (a page break in {template}?)"))
+        rest = overflows[LISTED:]
+        if rest:
+            numbers = sorted({int(m[1]) for o in rest if (m := re.search(r"#(\d+)", o.name))})
+            problems.append(Problem(
+                self.name, f"{len(rest)} more boxes do not fit either, on the sheets of "
+                f"{_ranges(numbers)} (by up to {max(o.by_mm for o in rest):.1f} mm; seed "
+                f"{seed}); shorten what they print or adjust {template}"))
         return problems
 
     def html(self, ctx: BuildContext) -> str:
@@ -350,3 +366,16 @@ INDEX_PAGES_PER_JOB = 1
 
 PRODUCT = Pregens
 
+
+LISTED = 5   # overflows of a pack said one by one; the others in one line
+
+
+def _ranges(numbers: list[int]) -> str:
+    """#3, #5–#9, #12: sorted numbers as runs."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"#{a}" if a == b else f"#{a}–#{b}" for a, b in runs)
