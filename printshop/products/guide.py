@@ -86,7 +86,8 @@ class Guide(Product):
         return None
 
     def check(self, ctx: BuildContext) -> None:
-        manuscript, _ = self.read()
+        self._checked = self.read()   # what the build composes, in the same build
+        manuscript = self._checked[0]
         env = jinja_environment(self.project)
         for name in (self.options.template, "partials/table.html.j2", "partials/class.html.j2"):
             try:
@@ -234,7 +235,7 @@ class Guide(Product):
 
     def _build(self, ctx: BuildContext, output: BuildOutput, recorder) -> None:
         self._recorder = recorder
-        self._composed_inputs = self.read()
+        self._composed_inputs = self.__dict__.pop("_checked", None) or self.read()
         self._warn_unprinted_tables(ctx, self._composed_inputs[0])
         project = self.project
         if "pdf" in self.options.formats:
