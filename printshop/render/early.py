@@ -17,7 +17,7 @@ import os
 
 RENDERING_COMMANDS = ("build", "roll", "serve")
 
-_early = None   # (the worker's process, its pipe, [(a sibling's pipe, its sentinel)])
+_early = None   # the early worker and its siblings-to-be, as render/workers `_Worker`s
 
 
 def renders(argv: list[str]) -> bool:
@@ -33,51 +33,39 @@ def start(count: int | None = None) -> None:
 
     if _early is not None or "fork" not in multiprocessing.get_all_start_methods():
         return
+    from printshop.render.workers import FirstWorkerPipes
+
     context = multiprocessing.get_context("fork")
-    count = max(1, count or os.cpu_count() or 1)
-    ends = [context.Pipe() for _ in range(count)]
-    sentinels = [os.pipe() for _ in range(count - 1)]
-    parent_fds = [parent.fileno() for parent, _ in ends] + [read for read, _ in sentinels]
-    siblings = [(child, write) for (_, child), (_, write) in zip(ends[1:], sentinels)]
-    process = context.Process(target=_early_main, args=(ends[0][1], siblings, parent_fds),
+    pipes = FirstWorkerPipes(context, max(1, count or os.cpu_count() or 1))
+    first, siblings = pipes.child_side()
+    process = context.Process(target=_early_main, args=(first, siblings, pipes.parent_fds()),
                               daemon=True, name="printshop-render-0")
     process.start()
-    for _, child in ends:
-        child.close()
-    for _, write in sentinels:
-        os.close(write)
-    _early = (process, ends[0][0], [(parent, read) for (parent, _), (read, _)
-                                    in zip(ends[1:], sentinels)])
+    _early = pipes.started(process)
 
 
 def adopt(count: int, function, memory_mb: int, warm_up) -> list:
     """The early worker and up to `count - 1` siblings as a pool's workers (render/workers
     `_Worker`s), or [] if there is none (or it died)."""
     global _early
-    from printshop.render.workers import _Forked, _Worker
-
     if _early is None:
         return []
-    process, conn, siblings = _early
+    first, *siblings = _early
     _early = None
     wanted = max(0, min(count, 1 + len(siblings)) - 1)
     try:
-        if not process.is_alive():
+        if not first.process.is_alive():
             raise OSError("the early worker ended")
-        conn.send((wanted, function, memory_mb, warm_up))
+        first.conn.send((wanted, function, memory_mb, warm_up))
     except OSError:
-        conn.close()
-        wanted = 0
-        workers = []
+        first.conn.close()
+        wanted, adopted = 0, []
     else:
-        workers = [_Worker(process, conn)]
-    for number, (sibling_conn, read) in enumerate(siblings):
-        if number < wanted:
-            workers.append(_Worker(_Forked(read), sibling_conn))
-        else:
-            sibling_conn.close()
-            os.close(read)
-    return workers
+        adopted = [first] + siblings[:wanted]
+    for unwanted in siblings[wanted:]:
+        unwanted.conn.close()
+        unwanted.process.close()
+    return adopted
 
 
 def _early_main(conn, siblings: list, parent_fds: list[int]) -> None:

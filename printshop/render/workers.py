@@ -53,22 +53,45 @@ def start_workers(context, count: int, function: Callable, memory_mb: int,
 
 
 def _start_forked(context, count, function, memory_mb, warm_up, preload) -> list[_Worker]:
-    ends = [context.Pipe() for _ in range(count)]
-    sentinels = [os.pipe() for _ in range(count - 1)]
-    siblings = [(child, write) for (_, child), (_, write) in zip(ends[1:], sentinels)]
+    pipes = FirstWorkerPipes(context, count)
+    first, siblings = pipes.child_side()
     process = context.Process(
-        target=_first_worker_main, args=(ends[0][1], siblings, function, memory_mb, preload,
+        target=_first_worker_main, args=(first, siblings, function, memory_mb, preload,
                                          warm_up),
         daemon=True)
     process.start()
-    for _, child in ends:
-        child.close()
-    for _, write in sentinels:
-        os.close(write)
-    workers = [_Worker(process, ends[0][0])]
-    for (parent, _), (read, _) in zip(ends[1:], sentinels):
-        workers.append(_Worker(_Forked(read), parent))
-    return workers
+    return pipes.started(process)
+
+
+class FirstWorkerPipes:
+    """The pipes of a first worker and the `count - 1` siblings it forks: each worker's
+    own pipe to the parent, and a sentinel pipe for each sibling (it holds the write end
+    open for its life: the parent sees it end there)."""
+
+    def __init__(self, context, count: int):
+        self.ends = [context.Pipe() for _ in range(count)]
+        self.sentinels = [os.pipe() for _ in range(count - 1)]
+
+    def child_side(self) -> tuple:
+        """(the first worker's end, [(a sibling's end, its sentinel's write end)])."""
+        return self.ends[0][1], [(child, write) for (_, child), (_, write)
+                                 in zip(self.ends[1:], self.sentinels)]
+
+    def parent_fds(self) -> list[int]:
+        """The parent's ends, for the first worker to close (so it sees them close)."""
+        return [parent.fileno() for parent, _ in self.ends] + \
+            [read for read, _ in self.sentinels]
+
+    def started(self, process) -> list[_Worker]:
+        """Once the first worker runs: the children's ends closed here, and every worker
+        as the pool sees it (the siblings not forked yet)."""
+        for _, child in self.ends:
+            child.close()
+        for _, write in self.sentinels:
+            os.close(write)
+        return [_Worker(process, self.ends[0][0])] + [
+            _Worker(_Forked(read), parent)
+            for (parent, _), (read, _) in zip(self.ends[1:], self.sentinels)]
 
 
 def stop_worker(worker: _Worker, kill: bool) -> None:
