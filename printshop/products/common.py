@@ -193,18 +193,14 @@ _CSS_URL = re.compile(r"url\((['\"]?)([^'\")]+)\1\)")
 
 
 def fonts_for_screen_ahead(sheets: list[Stylesheet], roots: list[Path]) -> threading.Thread:
-    """Start making the data URLs of the fonts `sheets` name (`font_as_data_url`, cached
-    per process) on a thread of their own: a book's HTML edition is composed after its
-    print edition has rendered, and this was 0.2 s of it, done while the parent only waits
-    for the workers. Problems are left for `inline_css_for_screen` to report."""
+    """Make the data URLs of the fonts `sheets` name (`font_as_data_url`, cached per
+    process) on a thread of their own: a book's HTML edition is composed after its print
+    edition has rendered, and this was 0.2 s of it, done while the parent only waits for
+    the workers. Problems are left for the composition to report."""
     def convert():
         for sheet in sheets:
             try:
-                css_path = Path(sheet.path)
-                for match in _CSS_URL.finditer(css_path.read_text(encoding="utf-8")):
-                    path = resolve_inside(match[2].strip(), roots, base=css_path.parent)
-                    if path.suffix.lower() in (".ttf", ".otf"):
-                        font_as_data_url(str(path))
+                inline_css_for_screen(sheet, roots)
             except Exception:   # noqa: BLE001 (reported when the edition is composed)
                 continue
 
