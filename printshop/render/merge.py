@@ -31,22 +31,27 @@ def merge_pdfs(parts: list[bytes], title: str | None = None,
 
 
 def _bookmarks(source, offset: int) -> list:
-    """A part's own bookmarks, nested as they are, pointing at its pages `offset` on."""
+    """A part's own bookmarks, nested as they are, pointing at its pages `offset` on (at
+    the same spot of the page: WeasyPrint's are explicit [page /XYZ left top zoom])."""
     import pikepdf
 
     pages = {page.obj.objgen: number for number, page in enumerate(source.pages)}
 
+    def number(value):
+        return float(value) if isinstance(value, (int, float, Decimal)) else None
+
     def convert(item):
         target = item.destination
-        if not (isinstance(target, pikepdf.Array) and len(target) >= 1 and
+        if not (isinstance(target, pikepdf.Array) and len(target) >= 2 and
                 isinstance(target[0], pikepdf.Dictionary) and target[0].objgen in pages):
-            return None   # WeasyPrint's are explicit destinations: anything else is left out
-        at = [float(v) if isinstance(v, (int, float, Decimal)) else None for v in target[2:5]]
-        made = pikepdf.OutlineItem(
-            str(item.title), offset + pages[target[0].objgen],
-            pikepdf.PageLocation.XYZ if len(target) >= 2 and target[1] == "/XYZ" else None,
-            **({"left": at[0], "top": at[1], "zoom": at[2] if len(at) > 2 else None}
-               if len(target) >= 2 and target[1] == "/XYZ" and len(at) >= 2 else {}))
+            return None   # a named destination or an action: none of WeasyPrint's
+        page = offset + pages[target[0].objgen]
+        if target[1] == "/XYZ" and len(target) == 5:
+            made = pikepdf.OutlineItem(str(item.title), page, pikepdf.PageLocation.XYZ,
+                                       left=number(target[2]), top=number(target[3]),
+                                       zoom=number(target[4]))
+        else:
+            made = pikepdf.OutlineItem(str(item.title), page)
         made.children.extend(child for child in map(convert, item.children)
                              if child is not None)
         return made
