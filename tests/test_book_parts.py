@@ -117,3 +117,35 @@ def test_a_link_to_another_part_points_at_a_stand_in_that_the_join_points_back()
     assert f'data-page-ref="7" href="#{book_parts.EXTERNAL}theirs"' in html
     assert f'<div id="{book_parts.EXTERNAL}theirs"></div>' in html
     assert html.endswith('<section class="colophon"></section></body></html>')
+
+
+def test_each_part_is_finished_from_its_first_layout_by_the_worker_that_keeps_it(
+        renderer, monkeypatch):
+    """The first pass's layouts are kept by the workers and finished there with their
+    numbers; the book is byte for byte the one whose parts are all laid out twice."""
+    seen = []
+
+    def recording(jobs, *args, **kwargs):
+        results = renderer.render(jobs, *args, **kwargs)
+        seen.append(list(zip(jobs, results)))
+        return results
+
+    book_pages._numbers_for.clear()
+    ctx = SimpleNamespace(renderer=SimpleNamespace(render=recording), progress=None)
+    finished = book_pages.render_book(ctx, _job(_book()))
+    first, second = seen
+    assert all(job.keep and result.kept_by for job, result in first)
+    kept_by = {job.keep: result.kept_by for job, result in first}
+    chapters = [(job, result) for job, result in second if '<section class="chapter"' in
+                job.html.split("<body", 1)[1][:200]]
+    assert len(chapters) == 3
+    for job, result in chapters:     # each on the worker that keeps its first layout
+        assert job.worker == kept_by[job.resume[0]] and result.resumed
+
+    monkeypatch.setattr(book_pages, "numbers_in_pseudo_elements", lambda sheets: False)
+    book_pages._numbers_for.clear()
+    seen.clear()
+    twice = book_pages.render_book(ctx, _job(_book()))
+    assert not any(job.keep for job, _ in seen[0])
+    assert not any(result.resumed for _, result in seen[1])
+    assert finished.pdf == twice.pdf

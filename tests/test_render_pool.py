@@ -336,3 +336,34 @@ def test_a_forked_worker_killed_in_a_task_is_noticed_at_once():
         with pytest.raises(TaskFailed) as exc:
             pool.map([1, 2])
         assert exc.value.reason == "died"
+
+
+class Pinned:
+    """A task for one worker (a book part whose first layout that worker keeps)."""
+
+    def __init__(self, worker: int, seconds: float = 0.0):
+        self.worker, self.seconds = worker, seconds
+
+
+def where(task):
+    time.sleep(getattr(task, "seconds", 0))
+    return os.getpid()
+
+
+def test_a_task_for_one_worker_waits_for_it_and_the_others_take_the_rest():
+    with WorkerPool(where, processes=2) as pool:
+        pids = set(pool.map([Pinned(0, 0.3), Pinned(0, 0.3)]))
+        assert len(pids) == 2
+        mine, other = sorted(pids)
+        # four tasks for `mine` first, then free ones: `other` takes only free ones, and
+        # `mine` does all of its own even though `other` is idle
+        tasks = [Pinned(mine, 0.05) for _ in range(4)] + [Pinned(0, 0.05) for _ in range(4)]
+        ran = pool.map(tasks)
+        assert ran[:4] == [mine] * 4
+        assert other in ran[4:]
+
+
+def test_a_task_for_a_worker_that_is_gone_is_taken_by_any_other():
+    with WorkerPool(where, processes=2) as pool:
+        ran = pool.map([Pinned(999_999_999), Pinned(999_999_999)])
+        assert all(ran)

@@ -68,6 +68,38 @@ def literal_stylesheets(sheets: tuple[Stylesheet, ...]) -> tuple[Stylesheet, ...
     return tuple(out)
 
 
+_PSEUDO = re.compile(r"::?(?:after|before)\s*$", re.I)
+
+
+def numbers_in_pseudo_elements(sheets: tuple[Stylesheet, ...]) -> bool:
+    """Whether every page number the stylesheets print (`attr(data-page-ref)`, as
+    `literal_stylesheets` writes them) is in a ::before or ::after box, where a part's
+    first layout can be finished with its numbers (render/resume.py) instead of being laid
+    out again."""
+    import tinycss2
+
+    def rules_fine(rules) -> bool:
+        for rule in rules:
+            if rule.type == "at-rule" and rule.content is not None:
+                if "data-page-ref" in tinycss2.serialize(rule.content) and \
+                        not rules_fine(tinycss2.parse_rule_list(
+                            rule.content, skip_whitespace=True, skip_comments=True)):
+                    return False
+            elif rule.type == "qualified-rule" and \
+                    "data-page-ref" in tinycss2.serialize(rule.content):
+                selectors = tinycss2.serialize(rule.prelude).split(",")
+                if not all(_PSEUDO.search(selector) for selector in selectors):
+                    return False
+        return True
+
+    for sheet in sheets:
+        text = Path(sheet.path).read_text(encoding="utf-8") if sheet.path else sheet.text
+        if text and "data-page-ref" in text and not rules_fine(tinycss2.parse_stylesheet(
+                text, skip_whitespace=True, skip_comments=True)):
+            return False
+    return True
+
+
 def number_links(html: str, pages: dict[str, int] | None) -> str:
     """Every internal link carries its target's page (the placeholder when unknown)."""
     def add(match):
@@ -110,7 +142,7 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
     parts = [Part(kind, html) for kind, html in split]
     key = _book_key(job, sheets)
     known = _numbers_for.get(key)
-    passes = MAX_PASSES
+    passes, kept = MAX_PASSES, None
     if known is None and guess is not None:
         known = placed_from_json(guess, len(parts))
         passes += 1   # a wrong guess costs one pass: the first pass it stood in for
@@ -119,9 +151,12 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
             ctx.progress(f"{job.source}: finding the page of every reference")
         from printshop.products.book_parts import part_jobs, render_longest_first
 
-        first = part_jobs(job, parts, sheets, None, None, list(range(len(parts))), True)
-        known = placed(parts, render_longest_first(ctx, first))
-    settled = render_in_parts(ctx, job, parts, sheets, known, passes)
+        first = part_jobs(job, parts, sheets, None, None, list(range(len(parts))), True,
+                          keep=numbers_in_pseudo_elements(sheets))
+        results = render_longest_first(ctx, first)
+        known = placed(parts, results)
+        kept = [(made.keep, result.kept_by) for made, result in zip(first, results)]
+    settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept)
     if settled is not None:
         result, _numbers_for[key] = settled
         return result

@@ -23,6 +23,7 @@ caller lays the whole book out instead.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 
@@ -30,6 +31,7 @@ from printshop.products.book_pages import LINK, MAX_PASSES, number_links
 from printshop.render.pdf import RenderJob, RenderResult, Stylesheet
 
 EXTERNAL = "ps-ext-"          # stand-in ids for targets in other parts (book_merge.py)
+_TOKENS = itertools.count(1)  # names of the first pass's layouts kept in the workers
 _ID = re.compile(r'\sid="([^"]+)"')
 _SECTION = re.compile(r"<section\b[^>]*>")
 
@@ -74,10 +76,15 @@ def part_html(part: Part, book_ids: set[str], numbers: dict[str, int] | None,
 
 def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
               numbers: dict[str, int] | None, firsts: list[int] | None,
-              which: list[int], layout_only: bool, strings: list[tuple] | None = None
+              which: list[int], layout_only: bool, strings: list[tuple] | None = None,
+              kept: list[tuple[str, int]] | None = None, keep: bool = False
               ) -> list[RenderJob]:
     """Render jobs for the parts `which`: numbered with `numbers`, starting on `firsts`
-    (None: not known yet), with the named strings the parts before each left (`strings`)."""
+    (None: not known yet), with the named strings the parts before each left (`strings`).
+    With `keep`, the first pass's jobs (no `firsts`) have their layouts kept by their
+    workers; with `kept` (each part's first-pass token and the pid of the worker keeping its
+    layout, 0 for none), each part is finished from that layout, by that worker
+    (render/resume.py)."""
     book_ids = set().union(*(p.own for p in parts))
     jobs = []
     for index in which:
@@ -85,11 +92,16 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
         next_kind = parts[index + 1].kind if index + 1 < len(parts) else None
         html = part_html(part, book_ids, numbers, next_kind)
         extra = (place_in_book(firsts[index]),) if firsts is not None else ()
-        jobs.append(replace(job, html=html, stylesheets=sheets + extra, anchors=True,
-                            layout_only=layout_only,
-                            strings=strings[index] if strings is not None else (),
-                            page_check=job.page_check and not layout_only,
-                            source=job.source))
+        made = replace(job, html=html, stylesheets=sheets + extra, anchors=True,
+                       layout_only=layout_only,
+                       strings=strings[index] if strings is not None else (),
+                       page_check=job.page_check and not layout_only, source=job.source)
+        if firsts is None and keep:
+            made.keep = f"{next(_TOKENS)}:{index}"
+        elif kept is not None and kept[index][1]:
+            made.resume = (kept[index][0], firsts[index])
+            made.worker = kept[index][1]
+        jobs.append(made)
     return jobs
 
 
@@ -138,10 +150,12 @@ def own_pages(result: RenderResult, index: int, count: int) -> int:
 
 
 def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
-                    known: tuple, passes: int = MAX_PASSES
+                    known: tuple, passes: int = MAX_PASSES,
+                    kept: list[tuple[str, int]] | None = None
                     ) -> tuple[RenderResult, tuple] | None:
-    """The book from its parts laid out with what `known` (`placed`) says of them, again
-    where that turns out wrong, and what was placed; None if they never settle."""
+    """The book from its parts laid out with what `known` (`placed`) says of them (finished
+    from the first pass's layouts where `kept` says a worker keeps them), again where that
+    turns out wrong, and what was placed; None if they never settle."""
     firsts, numbers, strings = known
     results: list[RenderResult | None] = [None] * len(parts)
     used: list[tuple | None] = [None] * len(parts)
@@ -152,7 +166,8 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
 
     todo = list(range(len(parts)))
     for _ in range(passes):
-        jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings)
+        jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings, kept)
+        kept = None   # (each kept layout is finished once)
         for index, result in zip(todo, render_longest_first(ctx, jobs)):
             results[index] = result
             used[index] = uses(index)

@@ -34,11 +34,15 @@ FORMAT = 2   # 2: results keep the named strings a book's part sets
 LIMIT_BYTES = 256 * 1024 * 1024
 
 
+# fields saying where or how a job is laid out, never what comes out (render/resume.py)
+WHERE_NOT_WHAT = ("keep", "resume", "worker")
+
+
 def job_key(job) -> str:
     from printshop.cache import tool_fingerprint
 
     fields = {f.name: getattr(job, f.name) for f in dataclasses.fields(job)
-              if f.name not in ("html", "epoch")}
+              if f.name not in ("html", "epoch", *WHERE_NOT_WHAT)}
     fields["stylesheets"] = [dataclasses.asdict(s) for s in job.stylesheets]
     fields["fonts"] = repr(job.fonts)
     # a CMYK job's images go through this ICC profile: its bytes, not only its name

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +56,14 @@ class RenderJob:
     # named strings (string-set) as the book's earlier parts left them: (name, value) pairs
     # used where the document has set none yet (printshop.render.strings)
     strings: tuple = ()
+    # the book's parts (printshop.render.resume): `keep`, a token to keep this layout under
+    # in the worker; `resume`, (token, first page) to finish such a layout with the numbers
+    # of `html` (the last of its stylesheets being the one that places it in the book, as
+    # products.book_parts.place_in_book does); `worker`, the pid of the worker that should
+    # take the job (0: any)
+    keep: str = ""
+    resume: tuple = ()
+    worker: int = 0
 
 
 @dataclass
@@ -71,6 +80,8 @@ class RenderResult:
     slots: list = field(default_factory=list)  # per page: {name: layers.Slot}
     # with `anchors`: name → [(page, last value set on it)] of every named string it sets
     strings: dict = field(default_factory=dict)
+    kept_by: int = 0   # with `keep`: the pid of the worker keeping the layout (0: none)
+    resumed: bool = False   # with `resume`: finished from a kept layout, not laid out again
 
 
 _LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
@@ -142,6 +153,9 @@ def _stylesheets(job: RenderJob):
         # A new build in a long-lived worker (`printshop serve`): the files may have been
         # edited since, and these caches are keyed by path.
         _process_state["epoch"] = job.epoch
+        resume = sys.modules.get("printshop.render.resume")
+        if resume is not None:     # an earlier build's book layouts, never finished
+            resume.forget()
         _process_state["css"] = {}
         _process_state["sheets"] = {}
         _process_state["images"] = {}
@@ -322,20 +336,27 @@ def _render_job(job: RenderJob) -> RenderResult:
                 stylesheets=list(css) + list(extra), font_config=_font_config(job),
                 cache=images)
 
+    kept = resumed = False
     try:
         if job.stamps:
             from printshop.render.layers import stamp_css, stamps_html
 
             document = layout(stamps_html(list(job.stamps)),
                               extra=[stamp_css(_process_state, _font_config(job))])
-        elif job.strings:
-            from printshop.render import strings
-
-            strings.install()
-            with strings.carried(dict(job.strings)):
-                document = layout(job.html)
         else:
-            document = layout(job.html)
+            carry = contextlib.nullcontext()
+            if job.strings:
+                from printshop.render import strings
+
+                strings.install()
+                carry = strings.carried(dict(job.strings))
+            with carry:
+                if job.keep or job.resume:
+                    from printshop.render.resume import lay_out
+
+                    document, kept, resumed = lay_out(job, lambda: layout(job.html))
+                else:
+                    document = layout(job.html)
         overflows, outside = [], []
         if job.fit_check:
             from printshop.render.fit import find_overflows
@@ -379,7 +400,8 @@ def _render_job(job: RenderJob) -> RenderResult:
     return RenderResult(pdf=pdf, pages=pages,
                         warnings=css_warnings + warnings, refused=css_refused + refused,
                         overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
-                        slots=geometry if job.slots else [], strings=named)
+                        slots=geometry if job.slots else [], strings=named,
+                        kept_by=os.getpid() if kept else 0, resumed=resumed)
 
 
 @dataclass

@@ -64,9 +64,17 @@ class _Batch:
     def over(self) -> bool:
         return self.error is not None or (self.dry and not self.running and not self.finished)
 
-    def take(self):
+    def take(self, worker: int = 0, live: frozenset = frozenset()):
+        """The next (index, payload) for the worker with pid `worker`; None if there is
+        none. A queue with `for_worker` may hold a task back for another live worker (one
+        that keeps what the task needs): then None, and the batch is not dry."""
         with self.lock:   # dry only as of the last take: on_done (same lock) may add
-            item = self.context.run(self.queue.take)
+            if getattr(self.queue, "for_worker", False):
+                item = self.context.run(self.queue.take, worker, live)
+                if item is _NOT_YOURS:
+                    return None
+            else:
+                item = self.context.run(self.queue.take)
             self.dry = item is None
         return item
 
@@ -218,22 +226,29 @@ class WorkerPool:
             raise
 
     def _dispatch(self) -> None:
+        live = frozenset(w.process.pid for w in self.workers if w.process.pid)
         for worker in list(self.workers):
             if worker.task is not None:
                 continue
+            passed: list[_Batch] = []   # batches whose tasks are all for other workers
             while True:   # the oldest batch with a task to give
                 with self._state:
-                    candidates = [b for b in self._batches if not b.dry and b.error is None]
+                    candidates = [b for b in self._batches if not b.dry and b.error is None
+                                  and b not in passed]
                 if not candidates:
-                    return
+                    break
                 batch = candidates[0]
                 try:
-                    item = batch.take()
+                    item = batch.take(worker.process.pid or 0, live)
                 except Exception as error:   # a lazy payload that could not be made
                     self._fail(batch, error)
                     continue
                 if item is not None:
                     break
+                if not batch.dry:
+                    passed.append(batch)
+            if not candidates:
+                continue
             index, payload = item
             with self._state:
                 worker.task = (batch, index)
@@ -317,21 +332,45 @@ class WorkerPool:
         self.workers = []
 
 
+_NOT_YOURS = object()   # a queue's answer: tasks are left, each for another live worker
+
+
 class _InOrder:
     """`map`'s queue: the payloads in order, each made when taken (a lazy sequence's item)
-    or just before, while the workers are busy, so a worker does not wait for its next."""
+    or just before, while the workers are busy, so a worker does not wait for its next.
+    A payload with a `worker` (a pid: the worker that keeps what it needs, see
+    render/resume.py) goes to that worker while it lives; the others take the next one
+    that is not held for another."""
+
+    for_worker = True
 
     def __init__(self, payloads):
         self.payloads = payloads
         self.next = 0
         self.made: dict[int, Any] = {}
+        self.held: list[int] = []      # skipped for other workers, in order
 
-    def take(self):
-        if self.next >= len(self.payloads):
-            return None
-        index = self.next
-        self.next += 1
-        return index, self.made.pop(index) if index in self.made else self.payloads[index]
+    def take(self, worker: int = 0, live: frozenset = frozenset()):
+        for position, index in enumerate(self.held):
+            if self._wanted_by(index, worker, live):
+                del self.held[position]
+                return index, self._payload(index)
+        while self.next < len(self.payloads):
+            index = self.next
+            self.next += 1
+            if self._wanted_by(index, worker, live):
+                return index, self._payload(index)
+            self.held.append(index)
+        return _NOT_YOURS if self.held else None
+
+    def _payload(self, index: int):
+        return self.made.pop(index) if index in self.made else self.payloads[index]
+
+    def _wanted_by(self, index: int, worker: int, live: frozenset) -> bool:
+        if index not in self.made:
+            self.made[index] = self.payloads[index]
+        wanted = getattr(self.made[index], "worker", 0)
+        return not wanted or wanted == worker or wanted not in live
 
     def prepare(self) -> None:
         if self.next < len(self.payloads) and self.next not in self.made:

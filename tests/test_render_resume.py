@@ -1,0 +1,159 @@
+"""A part of the book laid out once with placeholder page numbers, kept, and finished with
+its real numbers (render/resume.py): the same PDF as laying the numbered part out afresh."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+import pytest
+
+from printshop.products.book_parts import place_in_book
+from printshop.render import resume
+from printshop.render.pdf import RenderJob, Stylesheet, render_job
+from printshop.resources import TEMPLATES_DIR
+from tests.conftest import pdf_reader
+
+CSS = """
+@page { size: 110mm 80mm; margin: 10mm 9mm; }
+@page :left { @bottom-left { content: counter(page); font-size: 7pt; }
+              @top-left { content: string(chapter); font-size: 7pt; } }
+@page :right { @bottom-right { content: counter(page); font-size: 7pt; } }
+body { font: 9pt/1.3 "Vollkorn"; }
+h1 { string-set: chapter content(); font-size: 12pt; }
+p { text-align: justify; hyphens: auto; margin: 0 0 0.4em; }
+a.xref::after { content: " (p.\\00a0" attr(data-page-ref) ")"; }
+"""
+# tabular figures: every two-digit number takes the room of the placeholder "00"
+TABULAR = CSS + "a.xref::after { font-variant-numeric: tabular-nums; }\n"
+FILLER = ("The dungeon eats the careless and the careful alike, and the hammer rings "
+          "on in the dark below the mountain. ")
+
+
+def _part(numbers: list[str], extra: str = "") -> str:
+    """A chapter of three pages or so, a reference in every paragraph."""
+    paragraphs = "".join(
+        f'<p>{FILLER * 2}See <a class="xref" data-page-ref="{n}" href="#t{i}">the '
+        f'{i}th rule</a> {FILLER}{extra}</p>' for i, n in enumerate(numbers))
+    targets = "".join(f'<span id="t{i}"></span>' for i in range(len(numbers)))
+    return (f'<html lang="en"><body><section class="chapter"><h1>Deep Rules</h1>'
+            f'{paragraphs}{targets}</section></body></html>')
+
+
+def _job(html: str, css: str = CSS, **fields) -> RenderJob:
+    sheets = (Stylesheet(path=str(TEMPLATES_DIR / "css" / "fonts.css")), Stylesheet(text=css))
+    return RenderJob(html=html, stylesheets=sheets, roots=(str(TEMPLATES_DIR),),
+                     base_url=TEMPLATES_DIR.as_uri() + "/", source="part", anchors=True,
+                     **fields)
+
+
+def _first_pass(html: str, token: str, css: str = CSS):
+    return render_job(_job(html, css, keep=token, layout_only=True))
+
+
+def _numbered(html: str, first: int, css: str = CSS) -> RenderJob:
+    job = _job(html, css)
+    return replace(job, stylesheets=job.stylesheets + (place_in_book(first),),
+                   strings=(("chapter", "Before"),))
+
+
+def _remade_pages(monkeypatch) -> list[int]:
+    from weasyprint import layout
+    from weasyprint.layout import page
+
+    remade = []
+    original = page.remake_page
+
+    def counting(index, *args):
+        remade.append(index)
+        return original(index, *args)
+
+    monkeypatch.setattr(page, "remake_page", counting)
+    monkeypatch.setattr(layout, "remake_page", counting, raising=False)
+    return remade
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept():
+    resume.forget()
+    yield
+    resume.forget()
+
+
+def test_a_kept_layout_finished_with_its_numbers_is_the_part_laid_out_afresh(monkeypatch):
+    kept = _first_pass(_part(["00"] * 6), "1:3", TABULAR)
+    assert kept.kept_by == os.getpid() and not kept.pdf
+    job = _numbered(_part(["12", "47", "10", "99", "31", "12"]), 7, TABULAR)
+    remade = _remade_pages(monkeypatch)
+    finished = render_job(replace(job, resume=("1:3", 7)))
+    assert finished.resumed and remade == []        # nothing needed laying out again
+    monkeypatch.undo()
+    fresh = render_job(job)
+    assert not fresh.resumed
+    assert finished.pdf == fresh.pdf
+    assert finished.anchors == fresh.anchors
+    # its folios start at its page in the book, its running head from the part before
+    text = pdf_reader(finished.pdf).pages[1].extract_text()
+    assert "8" in text.split() and "Deep Rules" in text
+
+
+def test_numbers_that_take_other_room_lay_their_pages_out_again(monkeypatch):
+    # Vollkorn's digits are proportional: "11" is narrower than "00", "1048" wider, so the
+    # lines holding them, and every page after a paragraph that grew, change
+    kept = _first_pass(_part(["00"] * 6), "2:1")
+    assert kept.kept_by
+    numbers = ["11", "1048", "9", "22", "123456", "11"]
+    job = _numbered(_part(numbers), 3)
+    remade = _remade_pages(monkeypatch)
+    finished = render_job(replace(job, resume=("2:1", 3)))
+    assert finished.resumed and remade, "pages whose numbers changed width are re-made"
+    monkeypatch.undo()
+    fresh = render_job(job)
+    assert finished.pdf == fresh.pdf
+    assert finished.pages == fresh.pages
+    words = " ".join(page.extract_text() for page in pdf_reader(finished.pdf).pages)
+    assert "1048)" in words and "123456)" in words and "00)" not in words
+
+
+def test_a_part_whose_text_changed_beyond_its_numbers_is_laid_out_afresh():
+    _first_pass(_part(["00"] * 6), "3:1")
+    job = _numbered(_part(["12"] * 6, extra="One more sentence."), 3)
+    finished = render_job(replace(job, resume=("3:1", 3)))
+    assert not finished.resumed
+    assert finished.pdf == render_job(job).pdf
+
+
+def test_a_part_laid_out_on_a_right_page_is_not_finished_on_a_left_one():
+    _first_pass(_part(["00"] * 6), "4:1")
+    job = _numbered(_part(["12"] * 6), 4)       # page 4: a left page
+    finished = render_job(replace(job, resume=("4:1", 4)))
+    assert not finished.resumed
+    assert finished.pdf == render_job(job).pdf
+
+
+def test_other_stylesheets_or_another_build_are_never_finished_from_a_kept_layout():
+    _first_pass(_part(["00"] * 6), "5:1")
+    job = _numbered(_part(["12"] * 6), 3)
+    other = replace(job, stylesheets=(Stylesheet(text="p { color: red; }"),)
+                    + job.stylesheets)
+    assert not render_job(replace(other, resume=("5:1", 3))).resumed
+    _first_pass(_part(["00"] * 6), "6:1")
+    assert not render_job(replace(job, resume=("6:1", 3), epoch=job.epoch + 1)).resumed
+    # and a kept layout is finished once
+    _first_pass(_part(["00"] * 6), "7:1")
+    assert render_job(replace(job, resume=("7:1", 3))).resumed
+    assert not render_job(replace(job, resume=("7:1", 3))).resumed
+
+
+def test_numbers_printed_outside_before_and_after_boxes_are_never_finished():
+    from printshop.products.book_pages import numbers_in_pseudo_elements
+
+    def sheets(css):
+        return (Stylesheet(text=css),)
+
+    assert numbers_in_pseudo_elements(sheets(CSS))
+    assert numbers_in_pseudo_elements(sheets(
+        "@media print { .toc a:after, a.x::before { content: attr(data-page-ref) } }"))
+    assert not numbers_in_pseudo_elements(sheets("a.x { content: attr(data-page-ref) }"))
+    assert not numbers_in_pseudo_elements(sheets(
+        "@media print { a::after, b { content: attr(data-page-ref) } }"))
