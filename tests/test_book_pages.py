@@ -57,8 +57,20 @@ class Renderer:
     def __init__(self, moved: dict[str, int] | None = None):
         self.jobs, self.moved = [], dict(moved or {})
 
+    def run(self, queue, on_done):
+        """A queue's jobs, recorded as one batch, as they are added."""
+        batch = []
+        self.jobs.append(batch)
+        while (index := queue._pop()) is not None:
+            job = queue._made(index)
+            batch.append(job)
+            on_done(queue._tags[index], self._results([job])[0])
+
     def render(self, jobs):
         self.jobs.append(jobs)
+        return self._results(jobs)
+
+    def _results(self, jobs):
         out = []
         for job in jobs:
             anchors = {name: 1 for name in ("one", "two") if f'id="{name}"' in job.html}

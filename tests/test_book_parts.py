@@ -130,8 +130,25 @@ def test_each_part_is_finished_from_its_first_layout_by_the_worker_that_keeps_it
         seen.append(list(zip(jobs, results)))
         return results
 
+    def recording_run(queue, on_done):     # the first pass: jobs as the parts come back
+        batch = {}
+        made = queue._made
+
+        def making(index):
+            batch[queue._tags[index]] = made(index)
+            return batch[queue._tags[index]]
+
+        def done(tag, result):
+            batch[tag] = (batch[tag], result)
+            on_done(tag, result)
+
+        queue._made = making
+        renderer.run(queue, done)
+        seen.append([batch[tag] for tag in sorted(batch)])
+
     book_pages._numbers_for.clear()
-    ctx = SimpleNamespace(renderer=SimpleNamespace(render=recording), progress=None)
+    ctx = SimpleNamespace(renderer=SimpleNamespace(render=recording, run=recording_run),
+                          progress=None)
     finished = book_pages.render_book(ctx, _job(_book()))
     first, second = seen
     assert all(job.keep and result.kept_by for job, result in first)

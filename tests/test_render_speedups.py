@@ -125,3 +125,20 @@ def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings():
     assert only.anchors == full.anchors and len(only.anchors) == 8
     assert only.strings == full.strings and len(only.strings["head"]) == 8
     assert getattr(layout.layout_backgrounds, "printshop", False)
+
+
+def test_font_subsets_make_their_arrays_with_one_parse_of_their_type():
+    from weasyprint.pdf import fonts
+    from weasyprint.text.ffi import ffi
+
+    speedups.apply()
+    assert isinstance(fonts.ffi, speedups._OpenArrays)
+    before = len(ffi._parsed_types)
+    for size in range(3, 40):
+        items = list(range(size))
+        array = fonts.ffi.new(f"hb_codepoint_t[{size}]", items)
+        assert len(array) == size and list(array) == items
+    assert len(ffi._parsed_types) <= before + 1        # `hb_codepoint_t[]`, once
+    # anything else goes to cffi as it is
+    assert len(fonts.ffi.new("hb_codepoint_t[8]")) == 8
+    assert fonts.ffi.NULL == ffi.NULL

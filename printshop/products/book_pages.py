@@ -100,7 +100,7 @@ def numbers_in_pseudo_elements(sheets: tuple[Stylesheet, ...]) -> bool:
     return True
 
 
-def number_links(html: str, pages: dict[str, int] | None) -> str:
+def number_links(html: str, pages: dict[str, int | str] | None) -> str:
     """Every internal link carries its target's page (the placeholder when unknown)."""
     def add(match):
         page = pages.get(match[2]) if pages is not None else None
@@ -149,13 +149,10 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
     if known is None:
         if ctx.progress:
             ctx.progress(f"{job.source}: finding the page of every reference")
-        from printshop.products.book_parts import part_jobs, render_longest_first
+        from printshop.products.book_first_pass import first_pass
 
-        first = part_jobs(job, parts, sheets, None, None, list(range(len(parts))), True,
-                          keep=numbers_in_pseudo_elements(sheets))
-        results = render_longest_first(ctx, first)
+        results, kept = first_pass(ctx, job, parts, sheets, numbers_in_pseudo_elements(sheets))
         known = placed(parts, results)
-        kept = [(made.keep, result.kept_by) for made, result in zip(first, results)]
     settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept)
     if settled is not None:
         result, _numbers_for[key] = settled

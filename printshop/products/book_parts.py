@@ -117,9 +117,12 @@ def placed(parts: list[Part], results: list[RenderResult]
            ) -> tuple[list[int], dict[str, int], list[tuple]]:
     """Each part's first page in the book, each id's page and the named strings each part
     starts with, from the parts' renders (each has one page too many, its next part's
-    empty element, but the last)."""
+    empty element, but the last); of the parts before the first without a result (None),
+    while the first pass is still under way (book_first_pass.py)."""
     firsts, pages, strings, current, next_page = [], {}, [], {}, 1
     for index, (part, result) in enumerate(zip(parts, results)):
+        if result is None:
+            break
         firsts.append(next_page)
         strings.append(tuple(sorted(current.items())))
         for name, page in result.anchors.items():

@@ -21,6 +21,12 @@ a page, and then none is drawn. A character sheet, a card sheet or a stamp has n
 when no margin box of a page has content the boxes are not made (the one thing making them
 changed, the counters of their styles, is still done).
 
+WeasyPrint subsets each font of a PDF through HarfBuzz with arrays made as
+`ffi.new(f'hb_codepoint_t[{n}]', items)`: cffi parses every new C type with pycparser,
+and `n` (the glyphs a subset keeps) differs from font to font, so nearly every font of
+every PDF cost a parse, ~4 ms, 0.3 s of the guide. An array of n items given n items is
+the same as an open array (`hb_codepoint_t[]`) given them, whose type is parsed once.
+
 A job that is only laid out (`RenderJob.layout_only`: the book's first pass, which wants
 each part's pages, where its ids fall and its named strings) has no use for what is made
 after the pages are cut: the margin boxes (running heads, folios: ~4 ms a page of the
@@ -62,6 +68,7 @@ def layout_only():
 def apply() -> None:
     _skip_absent_margin_boxes()
     _skip_painting_in_layout_only()
+    _array_types_parsed_once()
     try:
         from tinyhtml5 import inputstream
     except ImportError:      # another WeasyPrint, another parser: nothing to fix
@@ -76,6 +83,35 @@ MARGIN_BOXES = tuple(f"@{side}-{place}" for side, places in (
     ("left", ("top", "middle", "bottom")), ("right", ("top", "middle", "bottom")))
     for place in places) + ("@top-left-corner", "@top-right-corner",
                             "@bottom-left-corner", "@bottom-right-corner")
+
+
+class _OpenArrays:
+    """WeasyPrint's `ffi` for font subsetting, where an array of n items given n items is
+    made as an open array, whose C type cffi parses once (see above)."""
+
+    _SIZED = re.compile(r"^\s*([A-Za-z_][\w ]*?)\s*\[(\d+)\]\s*$")
+
+    def __init__(self, ffi):
+        self._ffi = ffi
+
+    def __getattr__(self, name):
+        return getattr(self._ffi, name)
+
+    def new(self, cdecl, init=None):
+        if isinstance(cdecl, str) and init is not None:
+            match = self._SIZED.match(cdecl)
+            if match and hasattr(init, "__len__") and len(init) == int(match[2]):
+                cdecl = f"{match[1]}[]"
+        return self._ffi.new(cdecl, init)
+
+
+def _array_types_parsed_once() -> None:
+    try:
+        from weasyprint.pdf import fonts
+    except ImportError:
+        return
+    if hasattr(fonts, "ffi") and not isinstance(fonts.ffi, _OpenArrays):
+        fonts.ffi = _OpenArrays(fonts.ffi)
 
 
 def _skip_absent_margin_boxes() -> None:
