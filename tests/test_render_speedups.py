@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 tinyhtml5 = pytest.importorskip("tinyhtml5")
-from tinyhtml5 import inputstream  # noqa: E402
+from tinyhtml5 import inputstream
 
-from printshop.render import speedups  # noqa: E402
+from printshop.render import speedups
 
 HTML = ("<!DOCTYPE html><p class='a'>Fish &amp; chips &lt;3 <b>bold</b>\n<!-- note -->"
         "<td>x</td><pre>  spaced  </pre><a href=\"#x\" title='t'>link</a></p>")
@@ -142,43 +142,3 @@ def test_font_subsets_make_their_arrays_with_one_parse_of_their_type():
     # anything else goes to cffi as it is
     assert len(fonts.ffi.new("hb_codepoint_t[8]")) == 8
     assert fonts.ffi.NULL == ffi.NULL
-
-
-def test_a_line_split_once_is_remembered_and_the_pages_are_the_same(monkeypatch):
-    # columns balanced by trying heights: every try splits the same lines again
-    from weasyprint.layout import inline, preferred
-    from weasyprint.text import line_break
-
-    from printshop.render.pdf import RenderJob, render_job
-
-    speedups.apply()
-    assert getattr(inline.split_first_line, "printshop", False)
-    paragraphs = "".join(f"<p>Paragraph {i}: " + "the hammer falls and the torch gutters, "
-                         "and somebody has to carry the treasure. " * 6 + "</p>"
-                         for i in range(9))
-    table = ("<table><tr><td>roll</td><td>what happens when the dice say so</td></tr>"
-             "<tr><td>2-12</td><td>nothing good, and then something worse</td></tr></table>")
-    html = ("<html><head><style>@page { size: 120mm 150mm } body { columns: 2; "
-            "font-size: 9pt } h1 { column-span: all }</style></head><body>"
-            f"{paragraphs}<h1>Spanning</h1>{table}{paragraphs}"
-            + ("<p style='overflow: hidden; text-overflow: ellipsis; white-space: nowrap'>"
-               + "An ellipsis drawn over a remembered line. " * 4 + "</p>") * 2
-            + "</body></html>")
-    shaped = []
-    create_layout = line_break.create_layout
-    monkeypatch.setattr(line_break, "create_layout",
-                        lambda *args: shaped.append(args[0]) or create_layout(*args))
-
-    def render():
-        shaped.clear()
-        pdf = render_job(RenderJob(html=html, stylesheets=(), roots=("/nonexistent",),
-                                   base_url="file:///nonexistent/", source="test")).pdf
-        return pdf, len(shaped)
-
-    remembered, remembered_shapes = render()
-    with monkeypatch.context() as plain:
-        plain.setattr(inline, "split_first_line", line_break.split_first_line)
-        plain.setattr(preferred, "split_first_line", line_break.split_first_line)
-        pdf, shapes = render()
-    assert remembered == pdf
-    assert remembered_shapes < shapes * 0.8, (remembered_shapes, shapes)

@@ -38,7 +38,7 @@ NOT_EXPRESSIBLE = re.compile(r"target-counters?\(|target-text\(|counter-(?:reset
                              r"[^;{}]*\bpage\b|counter-set[^;{}]*\bpage\b")
 LINK = re.compile(r'<a\b([^>]*?)\bhref="#([^"]+)"')
 # top-level parts of the book (templates/guide.html.j2): a chapter starts on a right page
-PART = re.compile(r'^<section class="(chapter|colophon)"', re.M)
+PART = re.compile(r'^<section class="(chapter|colophon)"', re.MULTILINE)
 PLACEHOLDER = "00"
 MAX_PASSES = 3
 # book text (numbers left out) → what book_parts.placed found: the parts' first pages,
@@ -68,7 +68,7 @@ def literal_stylesheets(sheets: tuple[Stylesheet, ...]) -> tuple[Stylesheet, ...
     return tuple(out)
 
 
-_PSEUDO = re.compile(r"::?(?:after|before)\s*$", re.I)
+_PSEUDO = re.compile(r"::?(?:after|before)\s*$", re.IGNORECASE)
 
 
 def numbers_in_pseudo_elements(sheets: tuple[Stylesheet, ...]) -> bool:

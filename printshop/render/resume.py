@@ -38,8 +38,8 @@ MAX_KEPT = 64          # layouts a worker keeps (a build's parts), oldest droppe
 _NUMBER = re.compile(r'data-page-ref="([^"]*)"')
 _REF_LINK = re.compile(r'<a\b[^>]*?\bdata-page-ref="([^"]*)"\s+href="#([^"]+)"')
 
-_kept: dict[str, "_Kept"] = {}
-_state: contextvars.ContextVar["_Layout | None"] = contextvars.ContextVar(
+_kept: dict[str, _Kept] = {}
+_state: contextvars.ContextVar[_Layout | None] = contextvars.ContextVar(
     "printshop_resume", default=None)
 
 
@@ -49,7 +49,7 @@ class _Kept:
     job: tuple            # the rest of what the job was (`_what`)
     epoch: int
     document: object      # the first pass's Document: metadata, fetcher, fonts, profiles
-    layout: "_Layout"
+    layout: _Layout
 
 
 def _what(job, stylesheets) -> tuple:

@@ -27,14 +27,6 @@ and `n` (the glyphs a subset keeps) differs from font to font, so nearly every f
 every PDF cost a parse, ~4 ms, 0.3 s of the guide. An array of n items given n items is
 the same as an open array (`hb_codepoint_t[]`) given them, whose type is parsed once.
 
-WeasyPrint lays a paragraph's lines out again each time it tries a height for a run of
-columns (render/column_balance.py) or measures a table's cells; each line is a call to
-`split_first_line` (Pango's shaping and line breaking) with the same text, style and
-width as the try before: 40 % of the guide's 27,000 calls repeat one, 17 % of its layout
-time. A line's split depends only on those arguments, so each layout context remembers
-its splits; each caller gets its own copy of the (inactive) Pango layout holder, as from
-a fresh call, since drawing an ellipsis changes the holder's text.
-
 A job that is only laid out (`RenderJob.layout_only`: the book's first pass, which wants
 each part's pages, where its ids fall and its named strings) has no use for what is made
 after the pages are cut: the margin boxes (running heads, folios: ~4 ms a page of the
@@ -46,11 +38,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import copy
 import importlib
 import io
 import re
 import sys
+
+from printshop.render import memos
 
 
 class _StopCharacterRegexes(dict):
@@ -78,7 +71,7 @@ def apply() -> None:
     _skip_absent_margin_boxes()
     _skip_painting_in_layout_only()
     _array_types_parsed_once()
-    _remember_line_splits()
+    memos.apply()
     try:
         from tinyhtml5 import inputstream
     except ImportError:      # another WeasyPrint, another parser: nothing to fix
@@ -122,38 +115,6 @@ def _array_types_parsed_once() -> None:
         return
     if hasattr(fonts, "ffi") and not isinstance(fonts.ffi, _OpenArrays):
         fonts.ffi = _OpenArrays(fonts.ffi)
-
-
-def _remember_line_splits() -> None:
-    try:
-        from weasyprint.layout import inline, preferred
-    except ImportError:
-        return
-    original = getattr(inline, "split_first_line", None)
-    if original is None or getattr(original, "printshop", False) or \
-            getattr(preferred, "split_first_line", None) is not original:
-        return
-
-    def split_first_line(text, style, context, max_width, justification_spacing,
-                         is_line_start=True, minimum=False):
-        lines = getattr(context, "printshop_lines", None)
-        if lines is None:
-            if context is None:
-                return original(text, style, context, max_width, justification_spacing,
-                                is_line_start, minimum)
-            lines = context.printshop_lines = {}
-        # the style is kept with the entry: its id is not reused while the entry lives
-        key = (text, id(style), max_width, justification_spacing, is_line_start, minimum)
-        entry = lines.get(key)
-        if entry is None:
-            entry = lines[key] = (style, original(text, style, context, max_width,
-                                                  justification_spacing, is_line_start,
-                                                  minimum))
-        layout, *rest = entry[1]
-        return (copy.copy(layout), *rest)
-
-    split_first_line.printshop = True
-    inline.split_first_line = preferred.split_first_line = split_first_line
 
 
 def _skip_absent_margin_boxes() -> None:
