@@ -254,6 +254,32 @@ def test_an_overflowing_card_is_fitted_at_the_largest_size_that_fits(tmp_path):
     assert result.exit_code == 2 and "does not fit" in result.output, result.output
 
 
+def test_a_card_tried_alone_is_fitted_from_a_few_sizes_not_every_one(tmp_path, monkeypatch):
+    """The first probe measures how much too much the text is; the size predicted from it
+    is tried with its neighbours, and the largest that fits is taken once the next larger
+    one is seen to overflow: the same size as trying every size (the test above)."""
+    from printshop.products import card_sheets
+
+    asked = []
+    probe = card_sheets.SheetRun._probe
+
+    def recording(self, fitting, *which):
+        asked.append((len(fitting.tries), which))
+        return probe(self, fitting, *which)
+
+    monkeypatch.setattr(card_sheets.SheetRun, "_probe", recording)
+    deck = TINY.replace("The second card's text.", f'"{TOO_LONG[:900]}"')
+    project = make_project(tmp_path / "p", "products:\n  tiny:\n    kind: cards\n"
+                           "    decks: [tiny]\n", {"tiny": deck})
+    build_project(project, tmp_path / "out", strict=True)
+    size = min(body_sizes(tmp_path / "out" / "tiny.pdf"))
+    assert size < 9.5                     # well down the ladder, not its first step
+    (ladder, _), *_ = asked
+    tried = [n for _, which in asked for n in which]
+    assert len(tried) <= 4 < ladder, asked
+    assert len(asked) <= 2, asked         # one probe job, a second at most
+
+
 AXE = " ".join(["The axe falls hard and the shield splits, ringing."] * 11)
 
 

@@ -6,6 +6,7 @@ at (FitState), the sizes to try (ladder) and the probe render trying a card alon
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field, replace
 
 from printshop.cards.imposition import Box, Face, Imposition, Page
@@ -42,22 +43,52 @@ def overflows_by_box(result) -> dict[tuple[int, int, str], object]:
     return found
 
 
+@dataclass
+class Ladder:
+    """The sizes to try for an overflowing box: `tries`, (steps, fit name of the try) for
+    every smaller size its template allows, largest first; `sizes`, each try's font size
+    (pt, None if its template sets none); `size`, the box's size now."""
+
+    tries: list[tuple[dict[str, int], str]]
+    sizes: list[float | None]
+    size: float | None
+
+
 def ladder(composer: CardComposer, group: DeckGroup, gi: int, ci: int, box: str,
-           steps: dict[str, int]) -> list[tuple[dict[str, int], str]]:
-    """The sizes to try for an overflowing `box` of a card set at `steps`: (steps, fit name
-    of the try) for every smaller size its template allows, largest first; empty when it is
-    at its smallest already or its template does not shrink it."""
+           steps: dict[str, int]) -> Ladder:
+    """The ladder of `box` of a card set at `steps`; no tries when it is at its smallest
+    already or its template does not shrink it."""
+    name = fit_name(gi, ci) + f":{box}"
     html = composer.front(group, gi, ci, 0.0, steps)
-    tries: list[tuple[dict[str, int], str]] = []
-    while _smallest_size(html, fit_name(gi, ci) + f":{box}") is None and \
-            len(tries) < MAX_FIT_STEPS:
+    found = Ladder([], [], _font_size(html, name))
+    while _smallest_size(html, name) is None and len(found.tries) < MAX_FIT_STEPS:
         steps = dict(steps, **{box: steps.get(box, 0) + 1})
         smaller = composer.front(group, gi, ci, 0.0, steps)
         if smaller == html:
             break   # the template does not shrink this box
         html = smaller
-        tries.append((steps, f"try-{gi}-{ci}-{len(tries)}"))
-    return tries
+        found.tries.append((steps, f"try-{gi}-{ci}-{len(found.tries)}"))
+        found.sizes.append(_font_size(html, name))
+    return found
+
+
+def predicted_try(found: Ladder, size: float | None, overflow) -> int | None:
+    """The try whose size the box's text is predicted to fit at, from how much too much it
+    was at `size` (measured alone, on a probe page, where nothing cuts it off): text set
+    smaller takes less room both ways, so the height it needs goes as the square of its
+    size; a line that cannot wrap (too wide) as its size. None when nothing says (a box
+    split over pages, sizes the template does not say)."""
+    extent, by = getattr(overflow, "extent_px", 0.0), overflow.by_px
+    if size is None or extent <= 0 or None in found.sizes or not found.sizes:
+        return None
+    if overflow.how == "bottom":
+        target = size * (extent / (extent + by)) ** 0.5
+    elif overflow.how == "right":
+        target = size * extent / (extent + by)
+    else:
+        return None
+    return next((i for i, s in enumerate(found.sizes) if s <= target + 1e-6),
+                len(found.sizes) - 1)
 
 
 def probe_job(ctx: BuildContext, composer: CardComposer, groups: list[DeckGroup],
@@ -106,6 +137,19 @@ def _card_of(name: str) -> tuple[int | None, int | None, str]:
     if len(parts) == 3 and parts[0] == "card" and parts[1].isdigit() and parts[2].isdigit():
         return int(parts[1]), int(parts[2]), box or "text"
     return None, None, ""
+
+
+_FONT_SIZE = re.compile(r"font-size:\s*([0-9.]+)pt")
+
+
+def _font_size(html: str, fit_name: str) -> float | None:
+    """The font size (pt) the box `fit_name`'s own style sets, if any."""
+    start = html.find(f'data-fit="{fit_name}"')
+    if start < 0:
+        return None
+    tag = html[html.rfind("<", 0, start):html.find(">", start)]
+    found = _FONT_SIZE.search(tag)
+    return float(found[1]) if found else None
 
 
 def _smallest_size(html: str, fit_name: str) -> str | None:

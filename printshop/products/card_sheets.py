@@ -8,10 +8,13 @@ chunks still render, so both cores stay busy and the fit does not wait for every
    table, say) is first laid out alone (a one-page probe, not drawn); if it overflows, its
    chunk waits for its size rather than being rendered once for nothing;
 2. any other card is found overflowing on its chunk's render;
-3. an overflowing box is tried alone one size smaller; if that overflows too, at every
-   smaller size its template allows, in two jobs so both cores share them; the largest
-   size that fits is chosen, as when every size was tried in one probe after all the sheets
-   (the same sizes, so the same bytes);
+3. an overflowing box is tried alone at the sizes its template allows, a few at a time:
+   from how much too much its text was when tried alone (on a probe page nothing cuts
+   it off), the size it should fit at is predicted (card_fit.predicted_try), and that size
+   is tried with the sizes either side of it; a box found overflowing on its sheet is
+   tried one size smaller first, for a measure. The size chosen is the largest that fits
+   with the next larger size seen to overflow (text takes no less room set larger, so no
+   larger size fits either): usually two probes, not one for every size;
 4. the chunk is rendered (again) at the sizes chosen and checked like the first time.
 
 A box that does not fit at its smallest size (or whose template does not shrink it) is a
@@ -29,8 +32,8 @@ from functools import partial
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.products import BuildContext
 from printshop.products.card_compose import SHEET_TEMPLATE, CardComposer, fit_name, sheet_job
-from printshop.products.card_fit import (FitState, does_not_fit, ladder, overflows_by_box,
-                                         probe_job)
+from printshop.products.card_fit import (FitState, Ladder, does_not_fit, ladder,
+                                         overflows_by_box, predicted_try, probe_job)
 from printshop.products.card_settings import DeckGroup
 from printshop.render.queue import RenderQueue
 
@@ -41,10 +44,13 @@ class _BoxFit:
     """Finding the size of one overflowing box: its ladder (largest first), which tries
     are known to fit or not, and the chunks waiting for the answer."""
 
-    def __init__(self, key, tries):
+    def __init__(self, key, found: Ladder):
         self.key = key                  # (group, card, box, steps it overflowed at)
-        self.tries = tries              # [(steps, fit name)]
+        self.ladder = found
+        self.tries = found.tries        # [(steps, fit name)]
         self.fits: dict[int, bool] = {}
+        self.overflows: dict[int, object] = {}   # try → how it overflowed, alone
+        self.asked: set[int] = set()    # tries sent to be probed
         self.last_overflow = None       # the smallest try's, if it overflows
         self.chosen: dict[str, int] | None = None
         self.failed = False
@@ -111,8 +117,8 @@ class SheetRun:
         elif tag[0] == "look":
             self._look_done(*tag[1:], result)
         else:
-            _, key, first, end = tag
-            self._probe_done(self.boxes[key], first, end, result)
+            _, key, which = tag
+            self._probe_done(self.boxes[key], which, result)
 
     # --- sheets ------------------------------------------------------------------------
 
@@ -136,7 +142,7 @@ class SheetRun:
             raise PrintshopError(Problem(SHEET_TEMPLATE, "cards still overflow after "
                                          f"{MAX_FIT_ROUNDS} rounds"))
         self.rounds[index] = round_ + 1
-        self.waiting[index] = [self._box(index, gi, ci, box, overflow)
+        self.waiting[index] = [self._box(index, gi, ci, box, overflow, measured=False)
                                for (gi, ci, box), overflow in sorted(found.items())]
         self._advance(index)
 
@@ -161,7 +167,7 @@ class SheetRun:
         if not found:
             self._render(index, urgent=True)
             return
-        self.waiting[index] = [self._box(index, gi, ci, box, overflow)
+        self.waiting[index] = [self._box(index, gi, ci, box, overflow, measured=True)
                                for box, overflow in sorted(found.items())]
         self._advance(index)
 
@@ -180,55 +186,69 @@ class SheetRun:
 
     # --- boxes -------------------------------------------------------------------------
 
-    def _box(self, index: int, gi: int, ci: int, box: str, overflow) -> _BoxFit:
+    def _box(self, index: int, gi: int, ci: int, box: str, overflow,
+             measured: bool) -> _BoxFit:
+        """The fitting of `box`, started if new. `measured`: `overflow` was seen on a probe
+        page (all of it), not on a sheet (where the page's edge may cut it off)."""
         steps = self.fit.of(gi, ci)
         key = (gi, ci, box, tuple(sorted(steps.items())))
         if key not in self.boxes:
-            tries = ladder(self.composer, self.groups[gi], gi, ci, box, steps)
-            fitting = self.boxes[key] = _BoxFit(key, tries)
-            if not tries:
+            found = ladder(self.composer, self.groups[gi], gi, ci, box, steps)
+            fitting = self.boxes[key] = _BoxFit(key, found)
+            if not found.tries:
                 self._fail(fitting, overflow, steps)
             else:
                 if self.ctx.progress:
                     card = self.groups[gi].cards[ci]
                     self.ctx.progress(f"{self.what}: setting the text of card {card.id} "
                                       "smaller")
-                self._probe(fitting, 0, 1)
+                guess = predicted_try(found, found.size, overflow) if measured else None
+                self._probe(fitting, *_around(guess, fitting) if guess is not None
+                            else [0])
         fitting = self.boxes[key]
         fitting.chunks.append(index)
         return fitting
 
-    def _probe(self, fitting: _BoxFit, first: int, end: int) -> None:
-        """Try the sizes tries[first:end] alone, a page each."""
+    def _probe(self, fitting: _BoxFit, *which: int) -> None:
+        """Try the sizes tries[n] for n in `which` alone, a page each, in one job."""
         gi, ci, box, _ = fitting.key
-        tries = [(ci, steps, name) for steps, name in fitting.tries[first:end]]
+        fitting.asked.update(which)
+        tries = [(ci, *fitting.tries[n]) for n in which]
         make = partial(probe_job, self.ctx, self.composer, self.groups, self.fit, gi, tries)
-        self.queue.add(make, ("probe", fitting.key, first, end), urgent=True, chunk=False)
+        self.queue.add(make, ("probe", fitting.key, which), urgent=True, chunk=False)
 
-    def _probe_done(self, fitting: _BoxFit, first: int, end: int, result) -> None:
+    def _probe_done(self, fitting: _BoxFit, which: tuple[int, ...], result) -> None:
         if fitting.settled:
-            return      # a larger size fits: the smaller ones were tried for nothing
+            return
         box = fitting.key[2]
         overflowing = {o.name: o for o in result.overflows}
-        for n in range(first, end):
+        for n in which:
             overflow = overflowing.get(f"{fitting.tries[n][1]}:{box}")
             fitting.fits[n] = overflow is None
+            if overflow is not None:
+                fitting.overflows[n] = overflow
             if n == len(fitting.tries) - 1:
                 fitting.last_overflow = overflow
-        if first == 0 and not fitting.fits[0] and len(fitting.tries) > 1:
-            # the other sizes, in two jobs so both workers share them
-            middle = 1 + len(fitting.tries) // 2
-            self._probe(fitting, 1, middle)
-            if middle < len(fitting.tries):
-                self._probe(fitting, middle, len(fitting.tries))
-            return
-        for n in range(len(fitting.tries)):
-            if n not in fitting.fits:
-                return      # a larger size is still being tried
-            if fitting.fits[n]:
+        fits = fitting.fits
+        # the largest size that fits whose next larger size overflows (or is the size the
+        # box overflowed at): text takes no less room set larger, so none larger fits
+        for n in sorted(fits):
+            if fits[n] and (n == 0 or fits.get(n - 1) is False):
                 self._choose(fitting, fitting.tries[n][0])
                 return
-        self._fail(fitting, fitting.last_overflow, fitting.tries[-1][0])
+        if any(fits.values()):      # a size fits, the one above it is not known yet
+            top = min(n for n in fits if fits[n])
+            self._probe(fitting, *[n for n in range(max(0, top - 2), top)
+                                   if n not in fitting.asked])
+            return
+        smallest = max(fits)        # every size tried overflows: smaller ones, then
+        if smallest == len(fitting.tries) - 1:
+            self._fail(fitting, fitting.last_overflow, fitting.tries[-1][0])
+            return
+        guess = predicted_try(fitting.ladder, fitting.ladder.sizes[smallest],
+                              fitting.overflows[smallest])
+        guess = max(guess if guess is not None else smallest + 1, smallest + 1)
+        self._probe(fitting, *[n for n in _around(guess, fitting) if n > smallest])
 
     def _choose(self, fitting: _BoxFit, steps: dict[str, int]) -> None:
         gi, ci, box, _ = fitting.key
@@ -244,6 +264,12 @@ class SheetRun:
                                                     ci, box, overflow, steps)
         for index in fitting.chunks:
             self._advance(index)
+
+
+def _around(guess: int, fitting: _BoxFit) -> list[int]:
+    """The tries either side of `guess`, and it, not asked before."""
+    return [n for n in range(max(0, guess - 1), min(len(fitting.tries), guess + 2))
+            if n not in fitting.asked]
 
 
 def _text_size(value) -> int:

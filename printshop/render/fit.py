@@ -27,6 +27,9 @@ class Overflow:
     how: str  # "bottom", "right" or "split"
     by_px: float = 0.0
     frame: str | None = None  # set when the box reaches past an enclosing data-fit-frame
+    # the box's own content height ("bottom") or width ("right") that it overflowed by
+    # by_px: how much too much its content is (card fitting predicts a size from it)
+    extent_px: float = 0.0
 
     @property
     def by_mm(self) -> float:
@@ -56,7 +59,8 @@ def find_overflows(document) -> list[Overflow]:
             overflow = _box_overflow(box)
             if overflow:
                 how, by = overflow
-                found.append(Overflow(name, number, how, by))
+                found.append(Overflow(name, number, how, by,
+                                      extent_px=box.height if how == "bottom" else box.width))
         found += _frame_overflows(page._page_box, number)
     split = {name for name, pages in pages_of.items() if len(pages) > 1}
     found = [o for o in found if o.name not in split]
