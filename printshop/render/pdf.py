@@ -221,10 +221,12 @@ def preload() -> None:
     import printshop.render.fetcher  # noqa: F401
     import printshop.render.fit  # noqa: F401
 
-    # English hyphenation patterns (pyphen keeps them per process, 0.07 s to read): the
-    # templates' language, hyphenated in every product's first job otherwise
-    import pyphen
-    pyphen.Pyphen(lang=pyphen.language_fallback("en"))
+    # English hyphenation patterns (pyphen keeps them per process): the templates'
+    # language, hyphenated in every product's first job otherwise; from a cache of the
+    # parsed patterns when there is one (render/hyphenation.py)
+    from printshop.render import hyphenation
+
+    hyphenation.load("en")
 
 
 def warm_up() -> None:
