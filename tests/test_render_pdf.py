@@ -99,3 +99,26 @@ def test_a_stylesheet_shared_by_jobs_is_parsed_once_with_its_warnings(tmp_path, 
     for result in results:
         assert [w.message for w in result.warnings if "colour" in w.message]
         assert str(sheet) in result.read
+
+
+def test_a_worker_whose_font_files_were_removed_makes_them_again():
+    # a temporary folder cleaned under a long-lived `serve` (or another test's folder)
+    import shutil
+
+    from printshop.render import pdf
+
+    fonts = Stylesheet(path=str(TEMPLATES_DIR / "css" / "fonts.css"))
+
+    def render(text, epoch):     # a new epoch: a new build, its stylesheets read again
+        return pdf.render_job(RenderJob(html=f'<p style="font-family: Vollkorn">{text}</p>',
+                                        stylesheets=(fonts,), roots=(str(TEMPLATES_DIR),),
+                                        base_url=TEMPLATES_DIR.as_uri() + "/",
+                                        source="test", epoch=epoch))
+
+    first = render("before", 101)
+    config, = [c for c in pdf._process_state["fonts"].values()
+               if getattr(c, "_folder", None) is not None]
+    shutil.rmtree(config._folder)
+    second = render("after", 102)
+    assert second.pages == first.pages == 1 and not second.warnings
+    assert "Vollkorn" in second.fonts

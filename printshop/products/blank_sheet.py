@@ -18,7 +18,8 @@ from printshop.products import BuildContext, Product
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
                                        page_size_css, stylesheet)
 from printshop.render.jinja import render_template
-from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf import RenderJob, Stylesheet
 from printshop.source.classes import SAVES, STATS
 from printshop.source.schema import Strict
 

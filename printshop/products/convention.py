@@ -29,7 +29,8 @@ from printshop.products.pack_chunks import LazyJobs
 from printshop.products.pregens import (MAX_COUNT, PROGRESS_AFTER_S, PROGRESS_EVERY_S,
                                         SEED_PATTERN, Pregens, PregensOptions)
 from printshop.render.jinja import render_template
-from printshop.render.pdf import RenderJob, collect_warnings
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf import RenderJob
 from printshop.source.schema import Strict
 from printshop.source.yamlfile import load_yaml
 

@@ -24,7 +24,8 @@ from printshop.products.common import (base_url, build_date, check_stylesheets,
 from printshop.render.jinja import render_template
 from printshop.products.printing import (colours_for, finish_for_profile, palette_css,
                                          profile_css)
-from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf import RenderJob, Stylesheet
 from printshop.source.markdown import Manuscript, MarkdownReader
 from printshop.source.schema import Strict
 

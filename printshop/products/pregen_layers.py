@@ -26,7 +26,7 @@ from types import SimpleNamespace
 
 from printshop.products.pregen_lists import ListsModel, kind_of
 from printshop.render.layers import FormArt, Overlay, PageArt, place_stamp
-from printshop.render.pdf import collect_warnings
+from printshop.render.job_warnings import collect_warnings
 
 # Stamps go in an even number of equal jobs (two workers finish them together; constants,
 # not the machine's cores, so the pack's bytes do not depend on the machine) of

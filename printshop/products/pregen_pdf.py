@@ -9,7 +9,8 @@ import time
 from printshop.errors import PrintshopError
 from printshop.products.common import base_url
 from printshop.products.pack_chunks import LazyJobs, split_into_chunks
-from printshop.render.pdf import RenderJob, collect_warnings
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf import RenderJob
 
 
 def render_parts(pregens, ctx, characters, paper, pack, layout):

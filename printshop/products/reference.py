@@ -34,7 +34,8 @@ from printshop.products.common import (base_url, build_date, check_stylesheets,
 from printshop.products.sheet_layout import Place, card_pages, layout_pages
 from printshop.render.jinja import _template_frame, render_template
 from printshop.render.merge import merge_pdfs
-from printshop.render.pdf import RenderJob, Stylesheet, collect_warnings
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf import RenderJob, Stylesheet
 from printshop.safepath import UnsafePath, resolve_inside
 from printshop.source.schema import Strict
 from printshop.source.sheets import Sheet, load_sheet

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import logging
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from printshop import deps
 from printshop.errors import Problem, display_path
+from printshop.render.job_warnings import as_problem, capture, summarise_notdef
 from printshop.render.speedups import layout_only
 
 
@@ -84,7 +83,6 @@ class RenderResult:
     resumed: bool = False   # with `resume`: finished from a kept layout, not laid out again
 
 
-_LINE_COL_RE = re.compile(r" at (\d+):(\d+)")
 _process_state: dict = {}
 
 
@@ -101,34 +99,6 @@ if hasattr(os, "register_at_fork"):
 # this module's state alive into the interpreter's last collection, where freeing a font
 # map crashed (a segfault after the output was written)
 atexit.register(_forget_process_state)
-
-
-class _Collect(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record):
-        try:
-            self.messages.append(record.getMessage())
-        except Exception:
-            self.messages.append(str(record.msg))
-
-
-def _capture():
-    handler = _Collect()
-    logger = logging.getLogger("weasyprint")
-    logger.addHandler(handler)
-    logger.setLevel(logging.WARNING)
-    logger.propagate = False
-    return handler, logger
-
-
-def _as_problem(origin: str, message: str) -> Problem:
-    match = _LINE_COL_RE.search(message)
-    if match:
-        return Problem(origin, message.replace(match[0], ""), int(match[1]), int(match[2]))
-    return Problem(origin, message)
 
 
 class _ImageCache(dict):
@@ -148,6 +118,7 @@ def _stylesheets(job: RenderJob):
     file; the files the parse read (fonts, imports), replayed for every job that uses it.
     Each sheet is parsed once too: the book's parts each add a rule of their own (their
     first page's number) to the same sheets, 20 ms of parsing a part otherwise."""
+    _forget_fonts_whose_files_are_gone()
     _font_config(job)  # the fonts (and speed-ups) load before any stylesheet
     if _process_state.get("epoch") != job.epoch:
         # A new build in a long-lived worker (`printshop serve`): the files may have been
@@ -175,6 +146,17 @@ def _stylesheets(job: RenderJob):
     return cached[:3]
 
 
+def _forget_fonts_whose_files_are_gone() -> None:
+    """A font configuration whose folder of @font-face files was removed under it (a
+    temporary folder cleaned while `serve` ran for days) would fail every job after: it is
+    made again, with the stylesheets that added fonts to it, as in a new worker."""
+    for config in _process_state.get("fonts", {}).values():
+        folder = getattr(config, "_folder", None)
+        if folder is not None and not os.path.isdir(folder):
+            _forget_process_state()
+            return
+
+
 def _stylesheet(job: RenderJob, sheet: Stylesheet):
     """One sheet parsed once per process and build: (CSS, warnings, refused, files read)."""
     from weasyprint import CSS
@@ -188,7 +170,7 @@ def _stylesheet(job: RenderJob, sheet: Stylesheet):
     fetcher = ProjectFetcher([Path(r) for r in job.roots])
     origin = display_path(Path(sheet.path)) if sheet.path else sheet.label
     reads = deps.Recorder()
-    handler, logger = _capture()
+    handler, logger = capture()
     try:
         with deps.recording(reads):
             if sheet.path:
@@ -199,7 +181,7 @@ def _stylesheet(job: RenderJob, sheet: Stylesheet):
         logger.removeHandler(handler)
     refused = [Problem(origin, f"refused to load {url}: {why}") for url, why in fetcher.refused]
     failed = [m for m in handler.messages if m.startswith("Failed to load")]
-    warnings = [_as_problem(origin, m) for m in handler.messages if m not in failed] + \
+    warnings = [as_problem(origin, m) for m in handler.messages if m not in failed] + \
         ([Problem(origin, m) for m in failed] if not fetcher.refused else [])
     _process_state["sheets"][key] = (css, warnings, refused, reads.files)
     return _process_state["sheets"][key]
@@ -276,36 +258,6 @@ def _font_config(job: RenderJob | None):
     return configs[policy]
 
 
-_NOTDEF_RE = re.compile(r'^\.notdef glyph rendered for Unicode string unsupported by fonts: '
-                        r'"(.*)" \(U\+[0-9A-F]+\)$', re.S)
-
-
-def _summarise_notdef(origin: str, messages: list[str]) -> tuple[list[str], list[Problem]]:
-    """WeasyPrint warns once per character it cannot draw: a flood. One line per script."""
-    from printshop.render.fonts import script_of
-
-    kept, missing = [], set()
-    for message in messages:
-        match = _NOTDEF_RE.match(message)
-        if match:
-            missing.update(match[1])
-        else:
-            kept.append(message)
-    by_script: dict[str, set[str]] = {}
-    for char in missing:
-        by_script.setdefault(script_of(char), set()).add(char)
-    def sample(chars) -> str:
-        first = sorted(chars)[:4]
-        return ", ".join(f"{c} U+{ord(c):04X}" for c in first) + \
-            (", …" if len(chars) > 4 else "")
-
-    problems = [Problem(origin, f"{len(chars)} different {script} character"
-                        f"{'s' if len(chars) != 1 else ''} printed as empty boxes: no font "
-                        f"has them (e.g. {sample(chars)})")
-                for script, chars in sorted(by_script.items())]
-    return kept, problems
-
-
 def render_job(job: RenderJob) -> RenderResult:
     """Runs in a worker process; what it read comes back in `RenderResult.read`."""
     if isinstance(job, Cached):
@@ -326,7 +278,7 @@ def _render_job(job: RenderJob) -> RenderResult:
 
     css, css_warnings, css_refused = _stylesheets(job)
     fetcher = ProjectFetcher([Path(r) for r in job.roots], cmyk_icc=job.cmyk_icc)
-    handler, logger = _capture()
+    handler, logger = capture()
 
     # WeasyPrint keys its image cache by URL alone: one cache per colour mode, so a job for
     # a CMYK press never draws an image another job of the build loaded unconverted
@@ -395,7 +347,7 @@ def _render_job(job: RenderJob) -> RenderResult:
         logger.removeHandler(handler)
     refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
                fetcher.refused]
-    messages, notdef = _summarise_notdef(job.source, handler.messages)
+    messages, notdef = summarise_notdef(job.source, handler.messages)
     warnings = [Problem(job.source, m) for m in messages
                 if not (m.startswith("Failed to load") and fetcher.refused)
                 and not is_fallback_warning(m)] + notdef  # the CLI says it once per run
@@ -411,16 +363,3 @@ class Cached:
     """A job's result from the chunk cache, passed through a worker as it is."""
 
     result: RenderResult
-
-
-def _unique(problems: list[Problem]) -> list[Problem]:
-    seen, out = set(), []
-    for problem in problems:
-        if problem not in seen:
-            seen.add(problem)
-            out.append(problem)
-    return out
-
-
-def collect_warnings(results: list[RenderResult]) -> list[Problem]:
-    return _unique([w for r in results for w in r.warnings])

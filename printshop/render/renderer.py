@@ -8,7 +8,8 @@ import threading
 
 from printshop import deps
 from printshop.errors import PrintshopError, Problem
-from printshop.render.pdf import (Cached, RenderJob, RenderResult, _unique, preload,
+from printshop.render.job_warnings import unique as _unique
+from printshop.render.pdf import (Cached, RenderJob, RenderResult, preload,
                                   render_job, warm_up)
 from printshop.render.pool import DEFAULT_TIMEOUT, TaskFailed, WorkerPool
 
