@@ -367,3 +367,33 @@ def test_a_task_for_a_worker_that_is_gone_is_taken_by_any_other():
     with WorkerPool(where, processes=2) as pool:
         ran = pool.map([Pinned(999_999_999), Pinned(999_999_999)])
         assert all(ran)
+
+
+_KEPT = []
+
+
+def keeper(task):
+    """A worker's job that keeps things for later jobs (as render/resume.py keeps a book
+    part's layout) or says how many objects its collections skip."""
+    import gc
+
+    from printshop.render import workers
+
+    if task == "keep":
+        for _ in range(20_000):
+            node = {"self": None}
+            node["self"] = node          # in a cycle: only a collection frees it
+            _KEPT.append(node)
+        workers.after_job("freeze")
+    elif task == "drop":
+        _KEPT.clear()
+        workers.after_job("thaw")
+    return gc.get_freeze_count()
+
+
+def test_what_a_job_keeps_is_frozen_after_it_and_thawed_and_freed_when_dropped():
+    with WorkerPool(keeper, processes=1) as pool:
+        before, kept, later, dropped, after = pool.map(
+            ["count", "keep", "count", "drop", "count"])
+    assert later >= before + 20_000          # kept: not walked by later collections
+    assert after < later - 19_000            # dropped: its cycles were collected

@@ -138,14 +138,26 @@ def keep(job, document, state: _Layout) -> bool:
         return False
     while len(_kept) >= MAX_KEPT:
         del _kept[next(iter(_kept))]
+        _after_job("thaw")
     _kept[job.keep] = _Kept(_NUMBER.sub("", job.html), _what(job, job.stylesheets),
                             job.epoch, document, state)
+    _after_job("freeze")     # not walked by the collection after every later job
     return True
 
 
 def forget() -> None:
     """Drop every kept layout: a new build started (render/pdf.py `_stylesheets`)."""
-    _kept.clear()
+    if _kept:
+        _kept.clear()
+        _after_job("thaw")
+
+
+def _after_job(what: str) -> None:
+    """Ask the worker's collection after this job to freeze or thaw (render/workers.py):
+    a kept layout is frozen, and once none is kept, what they left in cycles is freed."""
+    from printshop.render import workers
+
+    workers.after_job(what)
 
 
 def _page_counters_read_in_content(context) -> bool:
@@ -175,6 +187,8 @@ def finish(job):
     the numbers of `job.html` and its first page `job.resume[1]`; None when it cannot be."""
     token, first = job.resume
     kept = _kept.pop(token, None)
+    if kept is not None and not _kept:
+        _after_job("thaw")   # the last kept layout: the collection after this job frees them
     if kept is None or kept.epoch != job.epoch or _NUMBER.sub("", job.html) != kept.html \
             or _what(job, job.stylesheets[:-1]) != kept.job:
         return None
