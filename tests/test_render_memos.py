@@ -124,3 +124,23 @@ def _a_style():
                                      font_config=fonts)
     element = html.etree_element.find(".//div")
     return styles(element)
+
+
+def test_elements_with_the_same_style_attribute_share_one_computed_style(monkeypatch):
+    from weasyprint import CSS, HTML, css
+
+    _render()     # the memos are in place
+    assert getattr(css.find_style_attributes, "printshop", False)
+
+    def styles(find):
+        monkeypatch.setattr(css, "find_style_attributes", find)
+        html = HTML(string="<body>" + "".join(
+            f'<div class="card" style="position: absolute; left: 0mm; top: 0mm;"><p>{n}</p>'
+            "</div>" for n in range(9)) + "</body>")
+        style_for = css.get_all_computed_styles(html, user_stylesheets=[CSS(string="")])
+        cards = html.etree_element.iter("div")
+        return {id(style_for(card)) for card in cards}, html
+
+    shared, _ = styles(css.find_style_attributes)
+    apart, _ = styles(css.find_style_attributes.original)
+    assert len(shared) == 1 and len(apart) == 9

@@ -28,6 +28,14 @@ SHEET_TEMPLATE = "cards/sheet.html.j2"
 FRAME_INSET_MM = 1.5        # the decorative frame: between the trim and the safe zone
 
 
+# a face on a page of its own (render/impose.py places it on its sheet): every face of a
+# job has the same ancestors, with the same styles
+_FACE_PAGE = ('<div class="face-page" style="page: ps-face-{size}; break-before: page; '
+              'position: relative; width: {width:.3f}mm; height: {height:.3f}mm;">'
+              '<div class="face face-{side}" style="left: 0.000mm; top: 0.000mm; '
+              'width: {width:.3f}mm; height: {height:.3f}mm;">{html}</div></div>\n')
+
+
 def _box_style(box) -> str:
     if isinstance(box, dict):
         x, y, w, h = box["x"], box["y"], box["width"], box["height"]
@@ -97,22 +105,21 @@ class CardComposer:
         return self._faces[key]
 
     def sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
-               fit: FitState, tries: list[tuple[int, dict[str, int], str]] | None = None) -> str:
+               fit: FitState, tries: list[tuple[int, dict[str, int], str]] | None = None,
+               with_faces: bool = True) -> str:
         """The pages' HTML. With `tries` (card, steps, fit name), page i is a probe: the
-        front of tries[i]'s card at those steps, its boxes named by the try."""
+        front of tries[i]'s card at those steps, its boxes named by the try. Without
+        `with_faces`, only what the sheets draw themselves (`imposed_sheets`)."""
         imposition = group.imposition
         shown = []
         for number, page in enumerate(pages):
             faces = []
-            for face in page.faces:
+            for face in page.faces if with_faces else ():
                 if tries is not None:
                     card, steps, name = tries[number]
                     html = self.front(group, group_index, card, face.bleed, steps, name)
-                elif face.side == "front":
-                    html = self.front(group, group_index, face.card, face.bleed,
-                                      fit.of(group_index, face.card))
                 else:
-                    html = self.back(group, group_index, face.bleed)
+                    html = self.face(group, group_index, face, fit)
                 faces.append({"side": face.side, "box": _box_style(face.bleed_box),
                               "html": Markup(html)})
             shown.append({
@@ -125,6 +132,43 @@ class CardComposer:
         return render_template(self.env, SHEET_TEMPLATE, pages=shown, title=self.title,
                                deck=self.theme(group.deck),
                                language=self.project.manifest.language)
+
+    def face(self, group: DeckGroup, group_index: int, face, fit: FitState) -> str:
+        if face.side == "front":
+            return self.front(group, group_index, face.card, face.bleed,
+                              fit.of(group_index, face.card))
+        return self.back(group, group_index, face.bleed)
+
+    def imposed_sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
+                       fit: FitState) -> tuple[str, tuple, Stylesheet]:
+        """The pages' HTML for render/impose.py: the sheets with only what they draw
+        themselves, then each face on a page of its own (a face shown twice, once); where
+        each face goes on each sheet, (face page, x, y, width, height) in mm; and the
+        stylesheet sizing the face pages."""
+        html = self.sheets(group, group_index, pages, fit, with_faces=False)
+        sizes: dict[tuple[float, float], int] = {}
+        found: dict[tuple, int] = {}
+        face_pages, placements = [], []
+        for page in pages:
+            placed = []
+            for face in page.faces:
+                box = face.bleed_box
+                size = sizes.setdefault((round(box.width, 3), round(box.height, 3)),
+                                        len(sizes))
+                inner = self.face(group, group_index, face, fit)
+                key = (face.side, size, inner)
+                if key not in found:
+                    found[key] = len(face_pages)
+                    face_pages.append(_FACE_PAGE.format(
+                        size=size, side=face.side, width=box.width, height=box.height,
+                        html=inner))
+                placed.append((found[key], box.x, box.y, box.width, box.height))
+            placements.append(tuple(placed))
+        end = html.rfind("</body>")
+        html = html[:end] + "".join(face_pages) + html[end:]
+        rules = "".join(f"@page ps-face-{n} {{ size: {w:.3f}mm {h:.3f}mm; margin: 0; "
+                        f"bleed: 0; }}\n" for (w, h), n in sizes.items())
+        return html, tuple(placements), Stylesheet(text=rules, label="card faces' pages")
 
     def page_css(self, imposition: Imposition) -> Stylesheet:
         page = imposition.pages[0]
@@ -174,16 +218,20 @@ def sheet_job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group
     """The render job of a group's `pages` (with `tries`: probes, see CardComposer.sheets),
     each data-fit box checked for overflow."""
     project = composer.project
-    html = composer.sheets(group, group_index, pages, fit, tries)
+    if tries is None:   # sheets to print: each face laid out on a page of its own
+        html, placements, faces_css = composer.imposed_sheets(group, group_index, pages, fit)
+        extra = (faces_css,)
+    else:               # probes, only laid out: a card alone on each page already
+        html, placements, extra = composer.sheets(group, group_index, pages, fit, tries), (), ()
     warn_missing_glyphs(ctx, html, str(group.deck.path))
     return RenderJob(
         html=html,
         stylesheets=(palette_css(composer.colours),)
         + tuple(stylesheet(project, s) for s in STYLESHEETS)
-        + (composer.page_css(group.imposition),),
+        + (composer.page_css(group.imposition),) + extra,
         roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
         source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
-        fit_check=True, cmyk_icc=composer.cmyk_icc)
+        fit_check=True, cmyk_icc=composer.cmyk_icc, faces=placements)
 
 
 def check_templates(project, groups: list[DeckGroup]) -> None:

@@ -14,13 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
-
-def cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "printshop"
+from printshop import user_cache
 
 
 def load(lang: str = "en") -> None:
@@ -36,7 +32,7 @@ def load(lang: str = "en") -> None:
     except OSError:
         return
     key = hashlib.sha256(text + getattr(pyphen, "VERSION", "").encode()).hexdigest()[:20]
-    cached = cache_folder() / f"hyphenation-{key}.json"
+    cached = user_cache.folder(f"hyphenation-{key}.json")
     patterns = _read(cached)
     if patterns is not None:
         made = pyphen.HyphDict.__new__(pyphen.HyphDict)
@@ -63,10 +59,4 @@ def _write(path: Path, patterns: dict) -> None:
     if not all(type(v) is int for _, values in patterns.values() for v in values):
         return
     data = json.dumps({key: [start, list(values)] for key, (start, values) in patterns.items()})
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_text(data, encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
-        pass
+    user_cache.write_atomically(path, data.encode("utf-8"))

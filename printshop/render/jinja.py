@@ -56,31 +56,52 @@ class _Environment(ImmutableSandboxedEnvironment):
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
-    """Templates compiled once a process, whichever environment loads them: a build makes
-    several (a product's check, then its render, with the print profile's colours), and
-    compiling a deck's templates is ~0.1 s. Keyed by the template's file and source (Jinja
-    checks the source's checksum) and by the filters and tests the environment has, which
-    compiling checks; every environment comes from `make_environment`, with one set of
-    options."""
+    """Templates compiled once, whichever environment loads them: a build makes several
+    (a product's check, then its render, with the print profile's colours), and compiling
+    a deck's templates is ~0.1 s of every command's start. Kept for the process and in the
+    user's cache folder (`printshop.user_cache`, `jinja/`), as Python keeps its compiled
+    modules: keyed by the template's file, its source (Jinja checks the source's checksum)
+    and the filters and tests the environment has, which compiling checks; Jinja's own
+    header refuses code of another Python or Jinja version. Every environment comes from
+    `make_environment`, with one set of options."""
 
     def __init__(self):
         self.code: dict[str, bytes] = {}
 
     def get_bucket(self, environment, name, filename, source):
+        import hashlib
+
         from jinja2.bccache import Bucket
 
         key = "|".join((self.get_cache_key(name, filename), ",".join(sorted(
-            environment.filters)), ",".join(sorted(environment.tests))))
+            environment.filters)), ",".join(sorted(environment.tests)),
+            hashlib.sha1(source.encode("utf-8")).hexdigest()))
         bucket = Bucket(environment, key, self.get_source_checksum(source))
         self.load_bytecode(bucket)
         return bucket
 
+    def _file(self, key: str) -> Path:
+        import hashlib
+
+        from printshop import user_cache
+
+        return user_cache.folder("jinja", hashlib.sha256(key.encode()).hexdigest() + ".cache")
+
     def load_bytecode(self, bucket) -> None:
-        if bucket.key in self.code:
-            bucket.bytecode_from_string(self.code[bucket.key])
+        code = self.code.get(bucket.key)
+        if code is None:
+            try:
+                code = self._file(bucket.key).read_bytes()
+            except OSError:
+                return
+            self.code[bucket.key] = code
+        bucket.bytecode_from_string(code)   # (a header of another version loads nothing)
 
     def dump_bytecode(self, bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
+        from printshop import user_cache
+
+        code = self.code[bucket.key] = bucket.bytecode_to_string()
+        user_cache.write_atomically(self._file(bucket.key), code)
 
 
 _COMPILED = _CompiledTemplates()

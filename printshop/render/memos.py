@@ -15,7 +15,12 @@ lines once to measure and once to place. Each try redoes work whose inputs did n
 * **Pango set-ups**: every `Layout` (each line tried, each line drawn) made a Pango context
   and a font description from its style. Each style keeps its context and description
   (Pango contexts are shared between layouts by design; nothing changes them after their
-  set-up), and the metrics a text decoration reads.
+  set-up), and the metrics a text decoration reads;
+* **style attributes**: each element's `style="…"` was parsed on its own, so two elements
+  with the same one never shared their computed style (WeasyPrint shares it between
+  elements with the same parent style, the same rules and the same declarations, told
+  apart by identity). Within one document each style text is parsed once: the faces of a
+  sheet of cards, alike but for their text, then compute their styles once.
 
 Styles are copied (`Style.copy`), never changed in place, where layout needs another value
 (flex and grid items, first lines), and a copy starts without these. Every product of the
@@ -36,6 +41,48 @@ def apply() -> None:
     _remember_line_splits()
     _remember_used_lengths()
     _remember_pango_setups()
+    _parse_style_attributes_once()
+
+
+def _parse_style_attributes_once() -> None:
+    try:
+        import tinycss2
+        from weasyprint import css
+    except ImportError:
+        return
+    original = getattr(css, "find_style_attributes", None)
+    if original is None or getattr(original, "printshop", False) or \
+            getattr(css, "tinycss2", None) is not tinycss2:
+        return
+    parsed: dict[str, list] | None = None    # a style text's declarations, this document's
+
+    class _Tinycss2:
+        """tinycss2 as weasyprint.css sees it: a style attribute's text parsed once."""
+
+        def __getattr__(self, name):
+            return getattr(tinycss2, name)
+
+        @staticmethod
+        def parse_blocks_contents(text, *args, **kwargs):
+            if parsed is None or args or kwargs or not isinstance(text, str):
+                return tinycss2.parse_blocks_contents(text, *args, **kwargs)
+            found = parsed.get(text)
+            if found is None:
+                found = parsed[text] = tinycss2.parse_blocks_contents(text)
+            return found
+
+    def find_style_attributes(tree, presentational_hints=False, base_url=None):
+        nonlocal parsed
+        parsed = {}
+        try:
+            yield from original(tree, presentational_hints, base_url)
+        finally:
+            parsed = None
+
+    find_style_attributes.printshop = True
+    find_style_attributes.original = original
+    css.tinycss2 = _Tinycss2()
+    css.find_style_attributes = find_style_attributes
 
 
 def _remember_line_splits() -> None:

@@ -63,6 +63,9 @@ class RenderJob:
     keep: str = ""
     resume: tuple = ()
     worker: int = 0
+    # card sheets (render/impose.py): for each sheet page, its faces as (face page index,
+    # x, y, width, height) in mm; the face pages follow the sheets and are placed on them
+    faces: tuple = ()
 
 
 @dataclass
@@ -336,6 +339,12 @@ def _render_job(job: RenderJob) -> RenderResult:
         pdf = b"" if job.layout_only else document.write_pdf(uncompressed_pdf=job.uncompressed)
         fonts = sorted({font.family for font in document.fonts.values()})
         pages = len(document.pages)
+        if job.faces:
+            from printshop.render.impose import place_faces
+
+            pages = len(job.faces)
+            if pdf:
+                pdf = place_faces(pdf, job.faces, job.uncompressed)
         # the laid-out pages go before the layers are drawn over them: a big pack's peak
         # memory is a worker holding both
         del document

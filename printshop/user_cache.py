@@ -1,0 +1,27 @@
+"""The user's cache folder for what printshop makes once and reads on every later start:
+the parsed English hyphenation patterns (render/hyphenation.py) and compiled templates
+(render/jinja.py). `$XDG_CACHE_HOME/printshop`, else `~/.cache/printshop`; deleting it is
+always safe. Nothing a build writes into `build/` goes here, and a cache that cannot be
+read or written is passed over (printshop then does the work, as the first time)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def folder(*parts: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base, "printshop", *parts)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """`data` into `path` (a temporary file renamed into place: another process reads
+    the old file or the new one, never half of one); nothing if it cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError:
+        pass
