@@ -94,8 +94,12 @@ def merge_many_pdfs(parts: list[bytes], title: str | None = None,
     finally:
         merged.close()
         pdfium_c.FPDF_SetSandBoxPolicy(pdfium_c.FPDF_POLICY_MACHINETIME_ACCESS, True)
+    # (the file is the biggest thing held at the end of a big pack: no more copies of it
+    # alive at once than needed)
+    pdf = buffer.getvalue()
+    del buffer
     pdf = _ID_RE.sub(lambda _: b"/ID[<" + digest.encode() + b"><" + digest.encode() + b">]",
-                     buffer.getvalue())
+                     pdf)
     return _append_title_and_outline(pdf, title, outline or [], digest)
 
 
@@ -199,12 +203,13 @@ def _append_title_and_outline(pdf: bytes, title: str | None, outline: list[tuple
         next_number += 1
     objects[info_ref.idnum] = info
 
-    out = bytearray(pdf if pdf.endswith(b"\n") else pdf + b"\n")
+    # the update alone, then the file and it joined once (a big pack's file is 11 MB)
+    out = bytearray(b"" if pdf.endswith(b"\n") else b"\n")
     offsets = {}
     for number in sorted(objects):
-        offsets[number] = len(out)
+        offsets[number] = len(pdf) + len(out)
         out += b"%d 0 obj\n" % number + _serialise(objects[number]) + b"\nendobj\n"
-    xref_at = len(out)
+    xref_at = len(pdf) + len(out)
     out += b"xref\n"
     run: list[int] = []
     for number in sorted(offsets) + [None]:
@@ -223,5 +228,5 @@ def _append_title_and_outline(pdf: bytes, title: str | None, outline: list[tuple
         NameObject("/ID"): ArrayObject([ByteStringObject(bytes.fromhex(digest))] * 2),
     })
     out += b"trailer\n" + _serialise(new_trailer) + b"\nstartxref\n%d\n%%%%EOF\n" % xref_at
-    return bytes(out)
+    return pdf + bytes(out)
 
