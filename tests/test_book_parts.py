@@ -158,6 +158,12 @@ def test_each_part_is_finished_from_its_first_layout_by_the_worker_that_keeps_it
     assert len(chapters) == 3
     for job, result in chapters:     # each on the worker that keeps its first layout
         assert job.worker == kept_by[job.resume[0]] and result.resumed
+    # a part made once every part before it was laid out is laid out where it starts in
+    # the book, and finished there
+    for job, result in first:
+        if job.first:
+            again, = [r for j, r in second if j.resume and j.resume[0] == job.keep]
+            assert again.resumed
 
     monkeypatch.setattr(book_pages, "numbers_in_pseudo_elements", lambda sheets: False)
     book_pages._numbers_for.clear()
@@ -166,3 +172,39 @@ def test_each_part_is_finished_from_its_first_layout_by_the_worker_that_keeps_it
     assert not any(job.keep for job, _ in seen[0])
     assert not any(result.resumed for _, result in seen[1])
     assert finished.pdf == twice.pdf
+
+
+def test_on_one_worker_the_colophon_is_laid_out_last_where_it_starts_and_finished_there():
+    """One worker takes the parts one at a time: the colophon, the shortest, goes last,
+    once every part before it is laid out, so it is laid out on its own side of the
+    spread (break-before: page can leave it on a left-hand page) and finished there."""
+    seen = []
+    with Renderer(processes=1) as one:
+        def recording_run(queue, on_done):
+            batch = {}
+            made = queue._made
+
+            def making(index):
+                batch[queue._tags[index]] = made(index)
+                return batch[queue._tags[index]]
+
+            queue._made = making
+            one.run(queue, on_done)
+            seen.extend(batch.values())
+
+        def recording(jobs, *args, **kwargs):
+            results = one.render(jobs, *args, **kwargs)
+            seen.extend(zip(jobs, results))
+            return results
+
+        book_pages._numbers_for.clear()
+        ctx = SimpleNamespace(renderer=SimpleNamespace(render=recording, run=recording_run,
+                                                       pool=one.pool), progress=None)
+        book_pages.render_book(ctx, _job(_book()))
+    firsts = [job for job in seen if not isinstance(job, tuple)]
+    colophon, = [job for job in firsts if 'class="colophon"' in
+                 job.html.split("<body", 1)[1][:200]]
+    assert colophon.first > 1 and colophon.keep
+    finished = [result for job, result in (s for s in seen if isinstance(s, tuple))
+                if job.resume and job.resume[0] == colophon.keep]
+    assert finished and finished[0].resumed

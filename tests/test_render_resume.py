@@ -157,3 +157,23 @@ def test_numbers_printed_outside_before_and_after_boxes_are_never_finished():
     assert not numbers_in_pseudo_elements(sheets("a.x { content: attr(data-page-ref) }"))
     assert not numbers_in_pseudo_elements(sheets(
         "@media print { a::after, b { content: attr(data-page-ref) } }"))
+
+
+def test_a_part_laid_out_where_it_starts_is_finished_there_even_on_a_left_page():
+    # the first pass lays a part out in place once the parts before it are done (the
+    # colophon, starting on a left-hand page, say): finishing it only sets its numbers
+    job = _numbered(_part(["12"] * 6), 4)                 # page 4: a left page
+    placeholder = _numbered(_part(["00"] * 6), 4)
+    kept = render_job(replace(placeholder, keep="8:1", first=4, layout_only=True,
+                              strings=()))
+    assert kept.kept_by
+    finished = render_job(replace(job, resume=("8:1", 4)))
+    assert finished.resumed
+    assert finished.pdf == render_job(job).pdf
+    # laid out at page 4, wanted at page 6: the same side, its folios moved on by two
+    again = render_job(replace(placeholder, keep="9:1", first=4, layout_only=True,
+                               strings=()))
+    assert again.kept_by
+    at_six = _numbered(_part(["12"] * 6), 6)
+    moved = render_job(replace(at_six, resume=("9:1", 6)))
+    assert moved.resumed and moved.pdf == render_job(at_six).pdf

@@ -10,6 +10,9 @@ again. Two things keep those pages few:
   parts laid out so far reach page 9); every part laid out after them prints its numbers
   for those pages exactly, and the rest take the longest first, so that no long part is
   left for one core at the end;
+* a part made once every part before it is laid out (the front matter, the colophon,
+  often) is laid out where it starts in the book, on its side of the spread: a chapter
+  or colophon that starts on a left-hand page could not be finished otherwise;
 * each part is made when a worker is about to take it, with every number known by then
   (the ids in the parts laid out so far from the front of the book), and for the others a
   placeholder as long as the number is likely to be, from the pages known so far and the
@@ -44,7 +47,13 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
 
     def make(index: int) -> RenderJob:
         numbers = _best_numbers(parts, results, placed(parts, results)[1])
-        made, = part_jobs(job, parts, sheets, numbers, None, [index], True, keep=keep)
+        firsts = None
+        if all(result is not None for result in results[:index]):
+            # every part before it is laid out: it is laid out where it starts in the book
+            # (on its side of the spread), and finishing it only sets its numbers
+            firsts = [None] * len(parts)
+            firsts[index] = _covered(parts, results) + 1
+        made, = part_jobs(job, parts, sheets, numbers, firsts, [index], True, keep=keep)
         tokens[index] = made.keep
         return made
 

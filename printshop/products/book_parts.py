@@ -80,26 +80,27 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
               kept: list[tuple[str, int]] | None = None, keep: bool = False
               ) -> list[RenderJob]:
     """Render jobs for the parts `which`: numbered with `numbers`, starting on `firsts`
-    (None: not known yet), with the named strings the parts before each left (`strings`).
-    With `keep`, the first pass's jobs (no `firsts`) have their layouts kept by their
-    workers; with `kept` (each part's first-pass token and the pid of the worker keeping its
-    layout, 0 for none), each part is finished from that layout, by that worker
-    (render/resume.py)."""
+    (None, or None for a part: not known yet), with the named strings the parts before
+    each left (`strings`). With `keep`, the first pass's jobs have their layouts kept by
+    their workers; with `kept` (each part's first-pass token and the pid of the worker
+    keeping its layout, 0 for none), each part is finished from that layout, by that
+    worker (render/resume.py)."""
     book_ids = set().union(*(p.own for p in parts))
     jobs = []
     for index in which:
         part = parts[index]
         next_kind = parts[index + 1].kind if index + 1 < len(parts) else None
         html = part_html(part, book_ids, numbers, next_kind)
-        extra = (place_in_book(firsts[index]),) if firsts is not None else ()
+        first = firsts[index] if firsts is not None else None
+        extra = (place_in_book(first),) if first else ()
         made = replace(job, html=html, stylesheets=sheets + extra, anchors=True,
                        layout_only=layout_only,
                        strings=strings[index] if strings is not None else (),
                        page_check=job.page_check and not layout_only, source=job.source)
-        if firsts is None and keep:
-            made.keep = f"{next(_TOKENS)}:{index}"
+        if keep:
+            made.keep, made.first = f"{next(_TOKENS)}:{index}", first or 0
         elif kept is not None and kept[index][1]:
-            made.resume = (kept[index][0], firsts[index])
+            made.resume = (kept[index][0], first)
             made.worker = kept[index][1]
         jobs.append(made)
     return jobs

@@ -35,7 +35,7 @@ LIMIT_BYTES = 256 * 1024 * 1024
 
 
 # fields saying where or how a job is laid out, never what comes out (render/resume.py)
-WHERE_NOT_WHAT = ("keep", "resume", "worker")
+WHERE_NOT_WHAT = ("keep", "resume", "worker", "first")
 
 
 def job_key(job) -> str:

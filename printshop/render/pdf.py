@@ -63,6 +63,9 @@ class RenderJob:
     keep: str = ""
     resume: tuple = ()
     worker: int = 0
+    # with `keep`: the page in the book the part was laid out to start on (its last
+    # stylesheet places it there, as book_parts.place_in_book does); 0: not placed yet
+    first: int = 0
     # card sheets (render/impose.py): for each sheet page, its faces as (face page index,
     # x, y, width, height) in mm; the face pages follow the sheets and are placed on them
     faces: tuple = ()

@@ -47,6 +47,7 @@ _state: contextvars.ContextVar[_Layout | None] = contextvars.ContextVar(
 class _Kept:
     html: str             # the text laid out, numbers left out
     job: tuple            # the rest of what the job was (`_what`)
+    first: int            # the page in the book its first page was numbered as (1: any)
     epoch: int
     document: object      # the first pass's Document: metadata, fetcher, fonts, profiles
     layout: _Layout
@@ -57,7 +58,7 @@ def _what(job, stylesheets) -> tuple:
     stylesheets (a finishing job's last one places it in the book, `finish`'s `first`) and
     every other field that changes a layout."""
     skip = {"html", "stylesheets", "strings", "keep", "resume", "worker", "epoch",
-            "layout_only", "page_check", "anchors"}
+            "layout_only", "page_check", "anchors", "first"}
     return (tuple(stylesheets),) + tuple(
         (f.name, getattr(job, f.name)) for f in dataclasses.fields(job) if f.name not in skip)
 
@@ -139,8 +140,9 @@ def keep(job, document, state: _Layout) -> bool:
     while len(_kept) >= MAX_KEPT:
         del _kept[next(iter(_kept))]
         _after_job("thaw")
-    _kept[job.keep] = _Kept(_NUMBER.sub("", job.html), _what(job, job.stylesheets),
-                            job.epoch, document, state)
+    placed = job.stylesheets[:-1] if job.first else job.stylesheets
+    _kept[job.keep] = _Kept(_NUMBER.sub("", job.html), _what(job, placed),
+                            job.first or 1, job.epoch, document, state)
     _after_job("freeze")     # not walked by the collection after every later job
     return True
 
@@ -212,7 +214,7 @@ def finish(job):
     if remake:
         context.tables = {}     # a table holding a reference is measured again
     context.string_set = defaultdict(lambda: defaultdict(list))   # gathered again
-    return _layout_again(kept, state, first - 1)
+    return _layout_again(kept, state, first - kept.first)
 
 
 def _set_numbers(root_box, numbers: dict[str, str]):
