@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import io
 
-from printshop.render.layers import _num
+from printshop.render.layers import _num, own_xobjects
 
 MM_TO_PT = 72 / 25.4
 
@@ -37,12 +37,7 @@ def place_faces(pdf: bytes, sheets: tuple, uncompressed: bool = False) -> bytes:
     for number, placed in enumerate(sheets):
         sheet = doc.pages[number]
         left, top = _origin(sheet)
-        resources = pikepdf.Dictionary({k: v for k, v in sheet.obj.get(
-            "/Resources", pikepdf.Dictionary()).items()})
-        xobjects = pikepdf.Dictionary({k: v for k, v in resources.get(
-            "/XObject", pikepdf.Dictionary()).items()})
-        resources.XObject = xobjects
-        sheet.obj.Resources = resources
+        xobjects = own_xobjects(sheet)
         ops = []
         for slot, (face, x, y, _, height) in enumerate(placed):
             name = f"/PsFace{slot}"

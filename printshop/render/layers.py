@@ -264,13 +264,7 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False,
             continue
         page = pdf.pages[number]
         form = overlay.forms[art.form]
-        # this page's own resources (WeasyPrint may share one dictionary between pages)
-        resources = pikepdf.Dictionary({k: v for k, v in page.obj.get(
-            "/Resources", pikepdf.Dictionary()).items()})
-        xdict = pikepdf.Dictionary({k: v for k, v in resources.get(
-            "/XObject", pikepdf.Dictionary()).items()})
-        resources.XObject = xdict
-        page.obj.Resources = resources
+        xdict = own_xobjects(page)
         form_name, band_name = name(form.pdf, 0), name(form.pdf, 1)
         xdict[form_name] = xobject(("form", art.form), form.pdf, 0)
         xdict[band_name] = xobject(("form", art.form), form.pdf, 1)
@@ -292,6 +286,20 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False,
     else:
         sources.trim()
     return out.getvalue()
+
+
+def own_xobjects(page):
+    """The page's XObject dictionary, made its own first, with its resources: WeasyPrint
+    may share one resource dictionary between pages, and what is added is for this one."""
+    import pikepdf
+
+    resources = pikepdf.Dictionary({k: v for k, v in page.obj.get(
+        "/Resources", pikepdf.Dictionary()).items()})
+    xobjects = pikepdf.Dictionary({k: v for k, v in resources.get(
+        "/XObject", pikepdf.Dictionary()).items()})
+    resources.XObject = xobjects
+    page.obj.Resources = resources
+    return xobjects
 
 
 def _num(value: float) -> bytes:
