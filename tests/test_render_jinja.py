@@ -91,3 +91,40 @@ def test_a_template_is_compiled_once_for_every_environment(templates, monkeypatc
     with pytest.raises(PrintshopError) as exc:
         render_template(make_environment([templates]), "once.html.j2", x="d")
     assert "shout" in exc.value.problems[0].message
+
+
+def test_a_compiled_template_is_kept_in_the_users_cache_for_the_next_process(
+        templates, monkeypatch, tmp_path):
+    import jinja2
+
+    from printshop.render import jinja
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    compiled = []
+    compile_ = jinja2.Environment.compile
+
+    def counting(self, source, name=None, filename=None, raw=False, defer_init=False):
+        compiled.append(name)
+        return compile_(self, source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    (templates / "kept.html.j2").write_text("<b>{{ x }}</b>")
+    monkeypatch.setattr(jinja, "_COMPILED", jinja._CompiledTemplates())
+    assert render_template(make_environment([templates]), "kept.html.j2", x="<a>") == \
+        "<b>&lt;a&gt;</b>"
+    assert compiled == ["kept.html.j2"]
+    assert len(list((tmp_path / "cache" / "printshop" / "jinja").iterdir())) == 1
+    # a new process: nothing compiled in memory, the user's cache has it
+    monkeypatch.setattr(jinja, "_COMPILED", jinja._CompiledTemplates())
+    assert render_template(make_environment([templates]), "kept.html.j2", x="<a>") == \
+        "<b>&lt;a&gt;</b>"
+    assert compiled == ["kept.html.j2"]
+    # an edited template, or a cache file that is not code, is compiled again
+    (templates / "kept.html.j2").write_text("<i>{{ x }}</i>")
+    monkeypatch.setattr(jinja, "_COMPILED", jinja._CompiledTemplates())
+    assert render_template(make_environment([templates]), "kept.html.j2", x="y") == "<i>y</i>"
+    for cached in (tmp_path / "cache" / "printshop" / "jinja").iterdir():
+        cached.write_bytes(b"not bytecode")
+    monkeypatch.setattr(jinja, "_COMPILED", jinja._CompiledTemplates())
+    assert render_template(make_environment([templates]), "kept.html.j2", x="z") == "<i>z</i>"
+    assert compiled == ["kept.html.j2"] * 3
