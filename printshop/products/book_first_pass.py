@@ -4,7 +4,7 @@ A part is laid out before the numbers of its references are known, and a placeho
 ("00") stands in for each. The layout is then kept and finished with the real numbers
 (render/resume.py): a number that takes the placeholder's room is only swapped, but a page
 holding one that does not (page 7 where "00" stood, even in tabular figures) is laid out
-again. Two things keep those pages few:
+again. Three things keep those pages few:
 
 * the parts that hold the one-digit pages are laid out first, in book order (until the
   parts laid out so far reach page 9); every part laid out after them prints its numbers
