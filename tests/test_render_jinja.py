@@ -65,17 +65,23 @@ def test_runaway_output_is_stopped(templates, monkeypatch):
 
 # --- compiled once a process (the check's environment, then the render's) ----------------------
 
-def test_a_template_is_compiled_once_for_every_environment(templates, monkeypatch):
+@pytest.fixture
+def compiled(monkeypatch):
+    """The names of the templates Jinja compiles, in order."""
     import jinja2
 
-    compiled = []
+    names = []
     compile_ = jinja2.Environment.compile
 
     def counting(self, source, name=None, filename=None, raw=False, defer_init=False):
-        compiled.append(name)
+        names.append(name)
         return compile_(self, source, name, filename, raw, defer_init)
 
     monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    return names
+
+
+def test_a_template_is_compiled_once_for_every_environment(templates, compiled):
     (templates / "once.html.j2").write_text("{{ x|shout }}")
     filters = {"shout": lambda v: f"{v}!"}
     first = render_template(make_environment([templates], filters=filters), "once.html.j2",
@@ -94,20 +100,10 @@ def test_a_template_is_compiled_once_for_every_environment(templates, monkeypatc
 
 
 def test_a_compiled_template_is_kept_in_the_users_cache_for_the_next_process(
-        templates, monkeypatch, tmp_path):
-    import jinja2
-
+        templates, monkeypatch, tmp_path, compiled):
     from printshop.render import jinja
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    compiled = []
-    compile_ = jinja2.Environment.compile
-
-    def counting(self, source, name=None, filename=None, raw=False, defer_init=False):
-        compiled.append(name)
-        return compile_(self, source, name, filename, raw, defer_init)
-
-    monkeypatch.setattr(jinja2.Environment, "compile", counting)
     (templates / "kept.html.j2").write_text("<b>{{ x }}</b>")
     monkeypatch.setattr(jinja, "_COMPILED", jinja._CompiledTemplates())
     assert render_template(make_environment([templates]), "kept.html.j2", x="<a>") == \

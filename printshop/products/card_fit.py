@@ -78,7 +78,7 @@ def predicted_try(found: Ladder, size: float | None, overflow) -> int | None:
     smaller takes less room both ways, so the height it needs goes as the square of its
     size; a line that cannot wrap (too wide) as its size. None when nothing says (a box
     split over pages, sizes the template does not say)."""
-    extent, by = getattr(overflow, "extent_px", 0.0), overflow.by_px
+    extent, by = overflow.extent_px, overflow.by_px
     if size is None or extent <= 0 or None in found.sizes or not found.sizes:
         return None
     if overflow.how == "bottom":
@@ -142,26 +142,25 @@ def _card_of(name: str) -> tuple[int | None, int | None, str]:
 _FONT_SIZE = re.compile(r"font-size:\s*([0-9.]+)pt")
 
 
-def _font_size(html: str, fit_name: str) -> float | None:
-    """The font size (pt) the box `fit_name`'s own style sets, if any."""
+def _fit_tag(html: str, fit_name: str) -> str:
+    """The start tag of the box `fit_name` ("" if there is none)."""
     start = html.find(f'data-fit="{fit_name}"')
     if start < 0:
-        return None
-    tag = html[html.rfind("<", 0, start):html.find(">", start)]
-    found = _FONT_SIZE.search(tag)
+        return ""
+    return html[html.rfind("<", 0, start):html.find(">", start)]
+
+
+def _font_size(html: str, fit_name: str) -> float | None:
+    """The font size (pt) the box `fit_name`'s own style sets, if any."""
+    found = _FONT_SIZE.search(_fit_tag(html, fit_name))
     return float(found[1]) if found else None
+
+
+_SMALLEST = re.compile(r'data-fit-smallest="([^"]*)"')
 
 
 def _smallest_size(html: str, fit_name: str) -> str | None:
     """The size, if the box `fit_name` is set at the smallest its template allows (the
     template then marks it data-fit-smallest="SIZE")."""
-    start = html.find(f'data-fit="{fit_name}"')
-    if start < 0:
-        return None
-    tag_end = html.find(">", start)
-    marker = 'data-fit-smallest="'
-    at = html.find(marker, start, tag_end)
-    if at < 0:
-        return None
-    end = html.find('"', at + len(marker))
-    return html[at + len(marker):end]
+    found = _SMALLEST.search(_fit_tag(html, fit_name))
+    return found[1] if found else None
