@@ -112,8 +112,11 @@ def test_a_sheet_of_one_face_shown_nine_times_lays_it_out_once(tmp_path):
 
     def recording(self, *args):
         html, placements, css = imposed(self, *args)
-        seen.append(("face-back" in html, html.count('class="face-page"'),
+        seen.append(("face-back" in html, html.count(' face-page"'),
                      sum(len(p) for p in placements)))
+        # a face's page is classed as its sheet was: `.sheet-back .x` still finds it
+        side = "back" if "face-back" in html else "front"
+        assert html.count(f'class="sheet sheet-{side} face-page"') == seen[-1][1]
         return html, placements, css
 
     card_compose.CardComposer.imposed_sheets = recording
@@ -127,3 +130,33 @@ def test_a_sheet_of_one_face_shown_nine_times_lays_it_out_once(tmp_path):
     assert sorted(seen) == [(False, 2, 2), (True, 1, 2)]
     text = pdf_reader((tmp_path / "out" / "tiny.pdf").read_bytes()).pages[0].extract_text()
     assert "TD-01" in text and "TD-02" in text
+
+
+def test_faces_that_did_not_come_out_one_a_page_are_not_placed_anywhere():
+    # (a project's stylesheet that let a face run over onto a second page)
+    import pytest
+
+    with pytest.raises(ValueError, match="1 sheets and 1 card faces came out as 3 pages"):
+        place_faces(_pdf(), (((0, 10, 5, 30, 40),),))
+
+
+def test_a_sheet_job_whose_faces_ran_over_is_a_problem_naming_its_template():
+    from dataclasses import replace
+
+    fonts = Stylesheet(path=str(TEMPLATES_DIR / "css" / "fonts.css"))
+    def sheet(text: str) -> str:
+        return ('<html><body><div class="sheet"></div><div class="face-page"><div '
+                f'class="face">{text}</div></div></body></html>')
+
+    html = sheet("<p>too tall</p>" * 20)
+    grows = CSS.replace(".face { position: absolute;", ".face { position: static;").replace(
+        "position: relative; width: 30mm; height: 40mm;", "width: 30mm;").replace(
+        "width: 30mm; height: 40mm; background", "width: 30mm; background")
+    job = RenderJob(html=html, stylesheets=(fonts, Stylesheet(text=grows)),
+        roots=(str(TEMPLATES_DIR),), base_url=TEMPLATES_DIR.as_uri() + "/",
+        source="cards/sheet.html.j2 (tiny)", faces=(((0, 0, 0, 30, 40),),))
+    result = render_job(job)
+    problem, = result.refused
+    assert str(problem.path) == "cards/sheet.html.j2 (tiny)"
+    assert "each card face must fit on one page" in problem.message
+    assert render_job(replace(job, html=sheet("<p>fits</p>"))).refused == []

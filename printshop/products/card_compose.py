@@ -29,11 +29,13 @@ FRAME_INSET_MM = 1.5        # the decorative frame: between the trim and the saf
 
 
 # a face on a page of its own (render/impose.py places it on its sheet): every face of a
-# job has the same ancestors, with the same styles
-_FACE_PAGE = ('<div class="face-page" style="page: ps-face-{size}; break-before: page; '
-              'position: relative; width: {width:.3f}mm; height: {height:.3f}mm;">'
-              '<div class="face face-{side}" style="left: 0.000mm; top: 0.000mm; '
-              'width: {width:.3f}mm; height: {height:.3f}mm;">{html}</div></div>\n')
+# job has the same ancestors, with the same styles; classed as its sheet is, so that a
+# stylesheet's `.sheet-back .x` finds it as before
+_FACE_PAGE = ('<div class="sheet sheet-{sheet} face-page" style="page: ps-face-{size}; '
+              'break-before: page; position: relative; width: {width:.3f}mm; '
+              'height: {height:.3f}mm;"><div class="face face-{side}" style="left: 0.000mm; '
+              'top: 0.000mm; width: {width:.3f}mm; height: {height:.3f}mm;">{html}</div>'
+              '</div>\n')
 
 
 def _box_style(box) -> str:
@@ -156,15 +158,16 @@ class CardComposer:
                 size = sizes.setdefault((round(box.width, 3), round(box.height, 3)),
                                         len(sizes))
                 inner = self.face(group, group_index, face, fit)
-                key = (face.side, size, inner)
+                key = (page.side, face.side, size, inner)
                 if key not in found:
                     found[key] = len(face_pages)
                     face_pages.append(_FACE_PAGE.format(
-                        size=size, side=face.side, width=box.width, height=box.height,
-                        html=inner))
+                        sheet=page.side, size=size, side=face.side, width=box.width,
+                        height=box.height, html=inner))
                 placed.append((found[key], box.x, box.y, box.width, box.height))
             placements.append(tuple(placed))
         end = html.rfind("</body>")
+        end = len(html) if end < 0 else end      # (a project's sheet template without it)
         html = html[:end] + "".join(face_pages) + html[end:]
         rules = "".join(f"@page ps-face-{n} {{ size: {w:.3f}mm {h:.3f}mm; margin: 0; "
                         f"bleed: 0; }}\n" for (w, h), n in sizes.items())

@@ -31,7 +31,11 @@ def place_faces(pdf: bytes, sheets: tuple, uncompressed: bool = False) -> bytes:
 
     doc = pikepdf.open(io.BytesIO(pdf))
     count = len(sheets)
-    faces = [doc.pages[count + n] for n in range(len(doc.pages) - count)]
+    wanted = 1 + max((face for placed in sheets for face, *_ in placed), default=-1)
+    if len(doc.pages) != count + wanted:   # (a stylesheet made a sheet or face two pages)
+        raise ValueError(f"{count} sheets and {wanted} card faces came out as "
+                         f"{len(doc.pages)} pages, not one a sheet and one a face")
+    faces = [doc.pages[count + n] for n in range(wanted)]
     forms = [face.as_form_xobject() for face in faces]
     moved: dict[int, tuple[int, float, float]] = {}   # face page → (sheet, dx, dy) first
     for number, placed in enumerate(sheets):

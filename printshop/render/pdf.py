@@ -297,6 +297,7 @@ def _render_job(job: RenderJob) -> RenderResult:
                 cache=images)
 
     kept = resumed = False
+    faces_refused: list[Problem] = []
     try:
         if job.stamps:
             from printshop.render.layers import stamp_css, stamps_html
@@ -347,7 +348,11 @@ def _render_job(job: RenderJob) -> RenderResult:
 
             pages = len(job.faces)
             if pdf:
-                pdf = place_faces(pdf, job.faces, job.uncompressed)
+                try:
+                    pdf = place_faces(pdf, job.faces, job.uncompressed)
+                except ValueError as exc:    # a stylesheet made a face two pages
+                    faces_refused = [Problem(job.source, f"{exc}: each card face must "
+                                             "fit on one page of its own size")]
         # the laid-out pages go before the layers are drawn over them: a big pack's peak
         # memory is a worker holding both
         del document
@@ -358,7 +363,7 @@ def _render_job(job: RenderJob) -> RenderResult:
     finally:
         logger.removeHandler(handler)
     refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
-               fetcher.refused]
+               fetcher.refused] + faces_refused
     messages, notdef = summarise_notdef(job.source, handler.messages)
     warnings = [Problem(job.source, m) for m in messages
                 if not (m.startswith("Failed to load") and fetcher.refused)
