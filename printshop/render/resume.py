@@ -168,8 +168,8 @@ def install() -> None:
 
 @contextmanager
 def keeping(job):
-    """Around the layout of a job with `keep`: what it lays out is recorded, for `keep`."""
-    install()
+    """Around the layout of a job with `keep` (`install` done): what it lays out is
+    recorded, for `keep`."""
     state = _Layout()
     token = _state.set(state)
     try:
