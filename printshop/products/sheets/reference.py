@@ -180,12 +180,17 @@ class Reference(Product):
         tables = self.project.tables
         known = sorted(tables)
 
-        def table(table_id: str) -> Markup:
+        def table(table_id: str, caption: bool = True, description: bool = True,
+                  notes: bool = True) -> Markup:
             if table_id not in tables:
                 raise UnknownTable(str(table_id), known)
-            # No links: a sheet need not print the table a "roll on" row points to.
+            # No links: a sheet need not print the table a "roll on" row points to. What
+            # the sheet leaves out is not composed at all (not hidden by a stylesheet):
+            # the words on the page are the words composed (render/weasy/words.py).
             return Markup(render_template(env, TABLE_PARTIAL, table=tables[table_id],
-                                          tables=tables, anchor=None, link_then=False))
+                                          tables=tables, anchor=None, link_then=False,
+                                          show_caption=caption, show_description=description,
+                                          show_notes=notes))
 
         env.globals["table"] = table
         return env
