@@ -64,6 +64,7 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, f
         if not quiet:
             click.echo(f"printshop: {message}", err=True)
 
+    check_patch_switches()
     if out is None:  # never write outside the project unless the user says where
         out = Path(source) / "build" if source is not None else Path("build")
     report = build_project(source or default_source(), out, list(products) or None,
@@ -189,3 +190,29 @@ def new(folder, title, debug):
 
     click.echo(f"printshop: new project in {folder}; next: cd {shlex.quote(str(folder))} && "
                "printshop build", err=True)
+
+
+def check_patch_switches() -> None:
+    """PRINTSHOP_WEASYPRINT_PATCHES names only patches that exist (a typo would otherwise
+    leave on the patch meant to be off)."""
+    import os
+
+    from printshop.render.weasy.registry import ENV
+
+    if not os.environ.get(ENV, "").strip():
+        return
+    from printshop.errors import PrintshopError, Problem
+    from printshop.render.weasy import registry
+
+    _, unknown = registry.switched_off()
+    if unknown:
+        import difflib
+
+        known = registry.names()
+        problems = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(Problem(ENV, f"{name!r} is not a WeasyPrint patch{hint}; "
+                                         f"the patches: {', '.join(known)}, or 'off'"))
+        raise PrintshopError(problems)
