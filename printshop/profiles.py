@@ -68,8 +68,12 @@ class ProfileSpec(Strict):
     min_image_ppi: int | None = Field(default=None, ge=50, le=2400)
     max_file_mb: float | None = Field(default=None, gt=0)
     cards: CardRule | None = None
+    # a paged product's pages for the hand (products/layouts.py): as they are, a folded
+    # booklet or a one-sheet pocketmod zine; and the paper's thickness (a booklet's creep)
+    layout: Literal["pages", "booklet", "pocketmod"] = "pages"
+    paper_thickness: float = 0.1
 
-    @field_validator("bleed", "safe", "gutter", mode="before")
+    @field_validator("bleed", "safe", "gutter", "paper_thickness", mode="before")
     @classmethod
     def _length(cls, value):
         if isinstance(value, (int, float)):

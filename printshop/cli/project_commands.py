@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -22,6 +23,8 @@ Examples:
   printshop build event-deck --layout foldover --paper a4   a card deck for a simplex printer
   printshop build players-guide --profile dtrpg-book   PDF/X-1a, CMYK, bleed: DriveThruRPG
   printshop build event-deck --profile dtc-cards        one card a page for DriveThruCards
+  printshop build players-guide --paper a4 --layout booklet   an A5 booklet on A4 sheets
+  printshop build quickstart --layout pocketmod        an 8-page zine on one sheet
 """)
 @click.argument("products", nargs=-1)
 @source_option
@@ -45,11 +48,11 @@ Examples:
               help="Build even the products that are up to date (ignore the build cache; "
                    "a book still starts from where its pages fell last time, checked).")
 @click.option("--uncompressed", is_flag=True, hidden=True)
-@card_print_options
+@functools.partial(card_print_options, page_layouts=True)
 @debug_option
 @handle_errors
 def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, force,
-          uncompressed, debug, card_options):
+          uncompressed, debug, card_options, page_layout):
     """Build PRODUCTS (default: all in the manifest) into the output folder.
 
     Every input is checked first; if anything is wrong nothing is written and the previous
@@ -69,7 +72,8 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, f
     report = build_project(source or default_source(), out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
                            uncompressed=uncompressed, timeout=timeout, force=force,
-                           context_options={"card_options": card_options},
+                           context_options={"card_options": card_options,
+                                            "layout": page_layout},
                            profile=profile,
                            # only when something is rendered: a no-op build stays fast
                            before_render=lambda: check_system_libraries(quiet))

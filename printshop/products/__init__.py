@@ -39,6 +39,7 @@ class BuildContext:
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
+    layout: str | None = None         # --layout booklet|pocketmod (products/layouts.py)
     # renders one product reuses in another (products/includes.py), made once per build
     shared: dict = field(default_factory=deps.SharedRenders)
 

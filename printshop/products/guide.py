@@ -11,7 +11,7 @@ from markupsafe import Markup
 from printshop import __version__, deps
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
-from printshop.products import BuildContext, Product
+from printshop.products import BuildContext, Product, layouts
 from printshop.products.book_fonts import (BOOK_FAMILIES, _notdef_script, order_fonts,
                                           predicted_fonts)
 from printshop.products.book_pages import placed_as_json, render_book
@@ -45,11 +45,23 @@ class GuideOptions(Strict):
     screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css", "css/manuscript.css"]
     print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
     blank_sheet: bool = False  # the blank character sheet as the book's last page
+    # pages (as they are), booklet (NAME-booklet.pdf: folded and stapled) or pocketmod
+    # (NAME-pocketmod.pdf: 8 pages on one sheet); --layout wins (products/layouts.py)
+    layout: Literal["pages", "booklet", "pocketmod"] = "pages"
 
 
 class Guide(Product):
     kind = "guide"
     Options = GuideOptions
+
+    def paper(self, ctx: BuildContext) -> str:
+        """The page's paper: in a booklet, half the sheet's (A5 on A4, digest on Letter)."""
+        layout = self.layout(ctx)
+        return layout.page_paper if layout and layout.page_paper else super().paper(ctx)
+
+    def layout(self, ctx: BuildContext):
+        """The booklet or pocketmod this book is imposed as (products/layouts.py), or None."""
+        return layouts.layout_for(ctx, self, super().paper(ctx))
 
     # --- reading -------------------------------------------------------------------------
     def read(self) -> tuple[Manuscript, MarkdownReader]:
@@ -288,6 +300,10 @@ class Guide(Product):
             pdf = finish_for_profile(ctx, project, profile, pdf, project.paper_size_mm(paper),
                                      None, f"{self.name}.pdf")
             output.add(f"{self.name}.pdf", pdf)
+            layout = self.layout(ctx)
+            if layout is not None:
+                title = self.options.title or project.manifest.title or project.title
+                output.add(*layouts.imposed(ctx, self, f"{self.name}.pdf", pdf, layout, title))
         if "html" in self.options.formats:
             output.add(f"{self.name}.html", self.compose(ctx, "screen"))
 
@@ -296,9 +312,10 @@ class Guide(Product):
         project = self.project
         profile = self.print_profile()
         paper = self.paper(ctx)
+        layout = self.layout(ctx)
         sheets = ((palette_css(colours_for(project, profile)),)
                   + tuple(stylesheet(project, s) for s in self.options.stylesheets)
-                  + (page_size_css(project, paper),))
+                  + (layout.page_css() if layout else page_size_css(project, paper),))
         if profile.for_press:
             sheets += (Stylesheet(text=profile_css(profile) + book_press_css(profile),
                                   label=f"print profile {profile.name}"),)
