@@ -56,9 +56,10 @@ def _check_all(products: list[Product], ctx: BuildContext) -> None:
 
 def _check(product, ctx) -> None:
     """A product's own checks, after those of the layout it is asked for (--layout)."""
-    from printshop.products import layouts
+    from printshop.products import cover, layouts
 
     layouts.check(ctx, product)
+    cover.check_flag(ctx, product)
     product.check(ctx)
 
 

@@ -23,6 +23,7 @@ Examples:
   printshop build event-deck --layout foldover --paper a4   a card deck for a simplex printer
   printshop build players-guide --profile dtrpg-book   PDF/X-1a, CMYK, bleed: DriveThruRPG
   printshop build event-deck --profile dtc-cards        one card a page for DriveThruCards
+  printshop build players-guide --profile dtrpg-book --cover   the interior and its cover wrap
   printshop build players-guide --paper a4 --layout booklet   an A5 booklet on A4 sheets
   printshop build quickstart --layout pocketmod        an 8-page zine on one sheet
 """)
@@ -38,6 +39,13 @@ Examples:
               help="Print profile for every product: home (the default), screen, "
                    "dtrpg-book, lulu-book, dtc-cards, mpc-cards, tgc-cards or one of the "
                    "project's print-profiles.yaml. The file is checked by preflight.")
+@click.option("--cover", is_flag=True,
+              help="Books for a print-on-demand profile (dtrpg-book, lulu-book): also the "
+                   "cover wrap, NAME-cover.pdf (back, spine and front with bleed, the spine "
+                   "as wide as the vendor's formula gives for the interior's pages).")
+@click.option("--spine-width", "spine_width", default=None, metavar="LENGTH",
+              help="With --cover: the spine's width from the vendor's own cover template "
+                   "(e.g. 0.352in or 8.94mm), instead of the formula.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
 @click.option("--timeout", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
@@ -51,8 +59,8 @@ Examples:
 @functools.partial(card_print_options, page_layouts=True)
 @debug_option
 @handle_errors
-def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, force,
-          uncompressed, debug, card_options, page_layout):
+def build(products, source, out, paper, strict, profile, cover, spine_width, jobs, timeout,
+          quiet, force, uncompressed, debug, card_options, page_layout):
     """Build PRODUCTS (default: all in the manifest) into the output folder.
 
     Every input is checked first; if anything is wrong nothing is written and the previous
@@ -73,7 +81,8 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, f
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
                            uncompressed=uncompressed, timeout=timeout, force=force,
                            context_options={"card_options": card_options,
-                                            "layout": page_layout},
+                                            "layout": page_layout, "cover": cover,
+                                            "spine_width": spine_width},
                            profile=profile,
                            # only when something is rendered: a no-op build stays fast
                            before_render=lambda: check_system_libraries(quiet))

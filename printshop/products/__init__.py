@@ -26,6 +26,7 @@ PRODUCT_MODULES = {
     "cards": "printshop.products.cards",
     "blank-sheet": "printshop.products.blank_sheet",
     "convention": "printshop.products.convention",
+    "cover": "printshop.products.cover",
 }
 
 
@@ -40,6 +41,8 @@ class BuildContext:
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
     layout: str | None = None         # --layout booklet|pocketmod (products/layouts.py)
+    cover: bool = False               # --cover: a book's cover wrap too (products/cover.py)
+    spine_width: str | None = None    # --spine-width: the wrap's spine, from the vendor
     # renders one product reuses in another (products/includes.py), made once per build
     shared: dict = field(default_factory=deps.SharedRenders)
 
