@@ -56,7 +56,8 @@ def _check_all(products: list[Product], ctx: BuildContext) -> None:
 
 def _check(product, ctx) -> None:
     """A product's own checks, after those of the layout it is asked for (--layout)."""
-    from printshop.products import cover, layouts
+    from printshop.products import layouts
+    from printshop.products.book import cover
 
     layouts.check(ctx, product)
     cover.check_flag(ctx, product)
@@ -182,7 +183,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                  force=False) -> None:
     own_renderer = renderer is None
     if own_renderer:
-        from printshop.render.renderer import Renderer
+        from printshop.render.pool.renderer import Renderer
 
         renderer_args = {"processes": jobs}
         if timeout is not None:

@@ -123,7 +123,7 @@ class ProfileSpec(Strict):
     # booklet or a one-sheet pocketmod zine; and the paper's thickness (a booklet's creep)
     layout: Literal["pages", "booklet", "pocketmod"] = "pages"
     paper_thickness: float = 0.1
-    # a print-on-demand book: its cover is a separate file (products/cover.py); the
+    # a print-on-demand book: its cover is a separate file (products/book/cover.py); the
     # interior then has no cover of its own
     cover: CoverSpec | None = None
 
@@ -206,7 +206,7 @@ def _load(path: Path) -> dict[str, PrintProfile]:
             problems.append(("pdf", f"{spec.pdf} needs colour: cmyk (and icc:); an sRGB "
                              "file is pdf: plain"))
         if spec.marks == "crop" and spec.colour == "cmyk":
-            # printshop's marks (render/press.py) are for a copy shop's sRGB file: a press
+            # printshop's marks (render/pdf/press.py) are for a copy shop's sRGB file: a press
             # that takes CMYK wants none and adds its own, in registration colour
             problems.append(("marks", "crop marks are for sRGB copy-shop files: presses "
                              "that take CMYK want none and add their own; use marks: none"))

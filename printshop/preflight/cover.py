@@ -25,8 +25,8 @@ TOLERANCE_MM = 0.2
 def preflight_cover(pdf: bytes, profile, interior: bytes, icc_bytes: bytes | None = None,
                     paper: str | None = None, spine_width: float | None = None
                     ) -> list[Finding]:
-    from printshop.products.cover import interior_pages
-    from printshop.products.cover_geometry import wrap
+    from printshop.products.book.cover import interior_pages
+    from printshop.products.book.cover_geometry import wrap
 
     pages, trim = interior_pages(interior)
     try:

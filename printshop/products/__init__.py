@@ -20,13 +20,13 @@ from printshop.source.yamlfile import load_yaml
 
 # kind → module that defines it (imported only when used)
 PRODUCT_MODULES = {
-    "guide": "printshop.products.guide",
-    "pregens": "printshop.products.pregens",
-    "reference": "printshop.products.reference",
-    "cards": "printshop.products.cards",
-    "blank-sheet": "printshop.products.blank_sheet",
-    "convention": "printshop.products.convention",
-    "cover": "printshop.products.cover",
+    "guide": "printshop.products.book.guide",
+    "pregens": "printshop.products.characters.pregens",
+    "reference": "printshop.products.sheets.reference",
+    "cards": "printshop.products.cards.product",
+    "blank-sheet": "printshop.products.characters.blank_sheet",
+    "convention": "printshop.products.characters.convention",
+    "cover": "printshop.products.book.cover",
 }
 
 
@@ -36,12 +36,12 @@ class BuildContext:
     paper: str | None = None          # --paper overrides every product's paper
     strict: bool = False
     uncompressed: bool = False        # tests read PDFs as text
-    renderer: object | None = None    # printshop.render.renderer.Renderer while building
+    renderer: object | None = None    # printshop.render.pool.renderer.Renderer while building
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
     layout: str | None = None         # --layout booklet|pocketmod (products/layouts.py)
-    cover: bool = False               # --cover: a book's cover wrap too (products/cover.py)
+    cover: bool = False               # --cover: a book's cover wrap too (products/book/cover.py)
     spine_width: str | None = None    # --spine-width: the wrap's spine, from the vendor
     # renders one product reuses in another (products/includes.py), made once per build
     shared: dict = field(default_factory=deps.SharedRenders)

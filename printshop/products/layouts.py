@@ -4,7 +4,7 @@ or a print profile's, such as `home-booklet`).
 
 The product is composed and rendered as usual, at the size of the booklet's page (half the
 sheet; a quarter by a half for a pocketmod), so its page numbers, contents and references
-are right; `render/booklet.py` and `render/pocketmod.py` then place those pages on sheets,
+are right; `render/pdf/booklet.py` and `render/pdf/pocketmod.py` then place those pages on sheets,
 and a page of printing and folding instructions, rendered from a template, goes with them.
 Files: NAME.pdf (reading order, as always) and NAME-booklet.pdf or NAME-pocketmod.pdf.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printshop.errors import PrintshopError
-from printshop.render.pdf import RenderJob, Stylesheet
+from printshop.render.job import RenderJob, Stylesheet
 
 LAYOUTS = ("pages", "booklet", "pocketmod")
 IMPOSED = ("booklet", "pocketmod")
@@ -73,7 +73,7 @@ def layout_for(ctx, product, paper: str) -> Layout | None:
         page_paper = HALF_OF[sheet]
         page_mm = project.paper_size_mm(page_paper)
     else:
-        from printshop.render.pocketmod import panel_size_mm
+        from printshop.render.pdf.pocketmod import panel_size_mm
 
         page_paper, page_mm = None, panel_size_mm(sheet_mm)
     return Layout(kind, sheet, sheet_mm, page_mm, page_paper, thickness(product), origin)
@@ -113,12 +113,12 @@ def imposed(ctx, product, file_name: str, pdf: bytes, layout: Layout,
             title: str | None = None) -> tuple[str, bytes]:
     """The imposed file for `pdf` (the reading-order file `file_name`): its name and bytes,
     the instructions page last."""
-    from printshop.render.merge import merge_pdfs
+    from printshop.render.pdf.merge import merge_pdfs
 
     stem = file_name.removesuffix(".pdf")
     name = f"{stem}-{layout.kind}.pdf"
     if layout.kind == "booklet":
-        from printshop.render.booklet import impose_booklet
+        from printshop.render.pdf.booklet import impose_booklet
 
         made = impose_booklet(pdf, layout.sheet_mm, layout.thickness_mm, title,
                               ctx.uncompressed)
@@ -127,8 +127,8 @@ def imposed(ctx, product, file_name: str, pdf: bytes, layout: Layout,
                  "blanks": made.blanks, "sheets": made.sheets, "sides": made.sides,
                  "creep": round(made.creep_mm, 2)}
     else:
-        from printshop.render.pocketmod import MAX_PAGES, impose_pocketmod
-        from printshop.render.place_pages import page_sizes_mm
+        from printshop.render.pdf.pocketmod import MAX_PAGES, impose_pocketmod
+        from printshop.render.pdf.place_pages import page_sizes_mm
 
         pages = len(page_sizes_mm(pdf))
         if pages > MAX_PAGES:
