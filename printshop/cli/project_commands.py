@@ -202,3 +202,50 @@ def new(folder, title, debug):
 
     click.echo(f"printshop: new project in {folder}; next: cd {shlex.quote(str(folder))} && "
                "printshop build", err=True)
+
+
+@click.command(epilog="""\b
+Examples:
+  printshop bundle                          build/hammercrawl-print-and-play/ and .zip
+  printshop bundle --paper a4               the same on A4: A5 booklets, A4 card sheets
+  printshop bundle --source ~/my-game --out /tmp/pnp
+""")
+@source_option
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Output folder (default: ./build, or DIR/build with --source DIR).")
+@click.option("--paper", type=click.Choice(("letter", "a4")), default=None,
+              help="The paper everything prints on (default: the manifest's).")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Render processes (default: one per core).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@debug_option
+@handle_errors
+def bundle(source, out, paper, strict, jobs, quiet, debug):
+    """Write the game's print-and-play files as a folder and a zip: every book as a folded
+    booklet (or its own layout, such as a pocketmod zine), the card decks, the reference
+    sheets and the blank character sheet, on one paper, and PRINTING.txt saying how to
+    print each (paper, double- or one-sided and the edge to flip on, 100 %).
+
+    The products build as `printshop build` builds them (books as booklets), into
+    OUT/.print-and-play/ with its own build cache; OUT's own files are left alone. The zip
+    is reproducible: fixed dates, entries in name order.
+    """
+    from printshop.bundle import make_bundle
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"printshop: {message}", err=True)
+
+    if out is None:
+        out = Path(source) / "build" if source is not None else Path("build")
+    report = make_bundle(source or default_source(), out, paper=paper, strict=strict,
+                         jobs=jobs, progress=progress,
+                         before_render=lambda: check_system_libraries(quiet))
+    echo_problems(report.warnings, prefix="warning: ")
+    if not quiet:
+        for entry in report.entries:
+            click.echo(f"  {entry.file}: {entry.what}")
+        click.echo(f"wrote {report.folder}/ ({len(report.entries) + 1} files)")
+        click.echo(f"wrote {report.zip}")
+        click.echo(f"printshop: bundle made in {report.seconds:.1f} s", err=True)
