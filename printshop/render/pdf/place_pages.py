@@ -66,9 +66,11 @@ def page_sizes_mm(pdf: bytes) -> list[tuple[float, float]]:
 
 def fit_scale(page_mm: tuple[float, float], slot: Slot) -> float:
     """The scale a page is drawn at in `slot`: 1, or less when it is bigger than the slot
-    (never more: a page is never enlarged)."""
+    (never more: a page is never enlarged). A page within 0.1 % of the slot (a point's
+    rounding: A5 in half an A4) is drawn at its size."""
     width, height = page_mm
-    return min(1.0, slot.width / width, slot.height / height)
+    scale = min(1.0, slot.width / width, slot.height / height)
+    return 1.0 if scale > 0.999 else scale
 
 
 def _num(value: float) -> str:
@@ -80,7 +82,7 @@ def placement_matrix(bbox: list[float], slot: Slot) -> tuple[float, ...]:
     """The form's matrix (a b c d e f, points) drawing page box `bbox` (points) centred in
     `slot`, shifted by its creep, turned 180° about the slot's centre when asked."""
     width, height = bbox[2] - bbox[0], bbox[3] - bbox[1]
-    scale = min(1.0, slot.width * POINTS_PER_MM / width, slot.height * POINTS_PER_MM / height)
+    scale = fit_scale((width / POINTS_PER_MM, height / POINTS_PER_MM), slot)
     x, y = slot.x * POINTS_PER_MM, slot.y * POINTS_PER_MM
     w, h = slot.width * POINTS_PER_MM, slot.height * POINTS_PER_MM
     dx = x + (w - scale * width) / 2 - scale * bbox[0] + slot.shift * POINTS_PER_MM
