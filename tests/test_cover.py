@@ -237,3 +237,21 @@ profiles:
     thin = PrintProfile("thin-book", strict, profile.path, profile.line)
     codes = [f.code for f in preflight_cover(cover, thin, interior, spine_width=12.0)]
     assert codes == ["E-SPINETEXT"]
+
+
+def test_a_cover_product_in_the_manifest_wraps_its_book(tmp_path):
+    source = manuscript(tmp_path / "kinds", extra="""\
+products:
+  book: {kind: guide, chapters: ., formats: [pdf], profile: dtrpg-book}
+  book-cover:
+    kind: cover
+    book: book
+    spine_width: 6mm
+    back: "**Read it.** Then read it again."
+""")
+    build_project(source, tmp_path / "out", ["book-cover"], strict=True)
+    cover = (tmp_path / "out" / "book-cover.pdf").read_bytes()
+    assert not (tmp_path / "out" / "book.pdf").exists()    # only the wrap was asked for
+    trim = boxes(cover)["/TrimBox"]
+    assert (trim[2] - trim[0]) * MM / 72 == pytest.approx(2 * 215.9 + 6, abs=0.05)
+    assert "Read it. Then read it again." in chars_in(cover, (0, 0, 215.9, 279.4))

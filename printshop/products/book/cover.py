@@ -62,7 +62,8 @@ def merged(*settings: CoverSettings) -> CoverSettings:
     """The settings given last win, field by field."""
     out: dict = {}
     for one in settings:
-        out.update({k: v for k, v in one.model_dump().items() if v is not None})
+        out.update({k: getattr(one, k) for k in CoverSettings.model_fields
+                    if getattr(one, k) is not None})
     return CoverSettings(**out)
 
 
@@ -133,8 +134,8 @@ def describe(geometry: Wrap, profile) -> str:
             f"{geometry.spine:.2f} mm ({how}), {text}")
 
 
-def wrap_for_book(ctx: BuildContext, project, profile, pages: int, trim, settings,
-                  where: str) -> Wrap:
+def wrap_for_book(profile, pages: int, trim, settings: CoverSettings, where: str) -> Wrap:
+    """The wrap for an interior of `pages` pages of `trim`, with the book's settings."""
     return wrap(profile, trim, pages, settings.paper, spine_override(settings, where), where)
 
 
@@ -201,8 +202,7 @@ class Cover(Product):
 
         pdf = ctx.shared.make(key, interior)
         pages, trim = interior_pages(pdf)
-        geometry = wrap_for_book(ctx, self.project, profile, pages, trim, settings,
-                                 self.profile_where()[0])
+        geometry = wrap_for_book(profile, pages, trim, settings, self.profile_where()[0])
         if ctx.progress:
             ctx.progress(f"{self.name}: {describe(geometry, profile)}")
         output.add(f"{self.name}.pdf", cover_pdf(ctx, self.project, profile, geometry,

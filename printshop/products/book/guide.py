@@ -343,8 +343,7 @@ class Guide(Product):
         settings = cover.merged(self.options.cover,
                                 cover.CoverSettings(spine_width=ctx.spine_width))
         pages, trim = cover.interior_pages(interior)
-        geometry = cover.wrap_for_book(ctx, self.project, profile, pages, trim, settings,
-                                       "--cover")
+        geometry = cover.wrap_for_book(profile, pages, trim, settings, "--cover")
         if ctx.progress:
             ctx.progress(f"{self.name}: {cover.describe(geometry, profile)}")
         return cover.cover_pdf(ctx, self.project, profile, geometry,
