@@ -11,7 +11,7 @@ import click
 
 from printshop import __version__
 from printshop.cli.preflight_command import preflight
-from printshop.cli.project_commands import build, check, new, serve
+from printshop.cli.project_commands import build, bundle, check, new, serve
 from printshop.cli.roll_commands import roll
 
 
@@ -74,6 +74,7 @@ cli.add_command(build)
 cli.add_command(serve)
 cli.add_command(check)
 cli.add_command(new)
+cli.add_command(bundle)
 cli.add_command(preflight)
 cli.add_command(roll)
 

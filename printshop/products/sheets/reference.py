@@ -230,6 +230,10 @@ class Reference(Product):
 
     # --- building ----------------------------------------------------------------------------
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
+        from printshop.products import layouts
+
+        # the sheets keep their own size: a booklet or zine of them draws them smaller
+        layout = layouts.layout_for(ctx, self, self.paper(ctx))
         sheets = getattr(self, "_sheets", None) or self.load_sheets()
         paper = self.paper(ctx)
         composed = {sheet_id: self.compose(ctx, sheet) for sheet_id, sheet in sheets.items()}
@@ -272,7 +276,10 @@ class Reference(Product):
                 self.pages[sheet_id] = result.pages
             title = f"{project.manifest.title}: " + ", ".join(
                 sheets[i].layout.title for i in ids)
-            output.add(f"{stem}.pdf", merge_pdfs(parts, title=title, outline=outline))
+            pdf = merge_pdfs(parts, title=title, outline=outline)
+            output.add(f"{stem}.pdf", pdf)
+            if layout is not None:   # --layout booklet|pocketmod: the sheets shrunk to fit
+                output.add(*layouts.imposed(ctx, self, f"{stem}.pdf", pdf, layout, title))
 
 
 def _fit_problems(item: _Composed, result) -> list[Problem]:
