@@ -29,6 +29,7 @@ class ColumnSpec(Strict):
     type: Literal["text", "int", "signed", "number", "list", "dice"] = "text"
     print: bool = True
     optional: bool = False
+    nowrap: bool = False   # keep each cell on one line ("1–8 ♥", "9–10")
 
 
 class TableSpec(Strict):
