@@ -133,6 +133,7 @@ def _compact_table(table: Table, keys: list[str] | None = None) -> dict:
     columns = table.printed_columns if keys is None else \
         [next(c for c in table.columns if c.key == key) for key in keys]
     return {"title": table.title, "dice": table.dice.text if table.dice else None,
+            "reroll": table.reroll_text or None,
             "labels": [c.label for c in columns],
             "rows": [{"roll": row.roll_text, "cells": [row.get(c.key) for c in columns]}
                      for row in table.rows]}
