@@ -95,7 +95,7 @@ def test_a_towns_hireling_deck_is_dealt_by_the_chance_of_finding(tables, tier_ro
     with a Tier 5 in every town), and over 3,000 towns of that size the tiers come up as
     the Chance of Finding says: a Tier 1 is 1 in 10 of the folk met, a Tier 4 turns up in
     about 1 town in 37, a Tier 5 in about 1 in 370."""
-    from printshop.products.hireling_cards import hireling_cards
+    from printshop.products.cards.hirelings import hireling_cards
     from printshop.roll.hirelings import hireling_tier
 
     project = Project.load(RULES_SRC)

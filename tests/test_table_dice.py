@@ -194,7 +194,7 @@ def test_the_guide_prints_dice_with_every_list_it_tells_players_to_roll_on(proje
 
 
 def test_the_index_of_tables_says_pick_for_nothing(project):
-    from printshop.products.guide import Guide  # noqa: F401  (the index's data is the guide's)
+
 
     index = [{"id": t.id, "title": t.title, "dice": t.dice_text, "rows": len(t.rows),
               "printed": False, "file": ""} for t in project.tables.values()]
