@@ -194,8 +194,6 @@ def test_the_guide_prints_dice_with_every_list_it_tells_players_to_roll_on(proje
 
 
 def test_the_index_of_tables_says_pick_for_nothing(project):
-
-
     index = [{"id": t.id, "title": t.title, "dice": t.dice_text, "rows": len(t.rows),
               "printed": False, "file": ""} for t in project.tables.values()]
     html = render_template(jinja_environment(project), "partials/table-index.html.j2",
