@@ -282,7 +282,9 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     def build(product) -> None:
         # what its last good build kept (the book: where its parts fell), as a guess
         product.last_build = entry_extra(out, product.name)
-        with deps.recording(recorders[product.name]):
+        from printshop.render.pool.renderer import lost_words_fail_after
+
+        with deps.recording(recorders[product.name]), lost_words_fail_after():
             product.build(dataclasses.replace(ctx, warnings=warnings[product.name]),
                           _ProductOutput(output, outputs[product.name]))
 

@@ -30,6 +30,9 @@ from printshop.render.job import RenderJob, Stylesheet
 from printshop.source.markdown import Manuscript, MarkdownReader
 from printshop.source.schema import Strict
 
+# what a `::table[id]{caption="no"}` directive may leave out of the table it prints
+TABLE_PARTS = ("caption", "description", "notes")
+_YES_NO = {"yes": True, "true": True, "no": False, "false": False}
 DIRECTIVES = ("table", "class", "table-index")
 
 
@@ -90,6 +93,16 @@ class Guide(Product):
                 close = difflib.get_close_matches(argument, list(tables), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 return f"::table[{argument}]: no table '{argument}' in tables/{hint}"
+            for key, value in attrs.items():
+                if key not in TABLE_PARTS:
+                    close = difflib.get_close_matches(key, TABLE_PARTS, n=1)
+                    hint = f" (did you mean '{close[0]}'?)" if close else ""
+                    takes = ", ".join(part + '="no"' for part in TABLE_PARTS)
+                    return (f"::table[{argument}]: unknown attribute '{key}'{hint}; a table "
+                            f"directive takes {takes}")
+                if value.lower() not in _YES_NO:
+                    return (f"::table[{argument}]: {key}=\"{value}\": say \"yes\" or "
+                            "\"no\"")
         elif name == "class":
             classes = None if self.project.is_foreign else self.project.classes
             ids = [c.id for c in classes.classes] if classes else []
@@ -192,9 +205,14 @@ class Guide(Product):
                 embedded_once.add(argument)
                 if not wanted:
                     return ""
-                return partial((name, argument, first), "partials/table.html.j2",
-                               table=tables[argument], tables=tables,
-                               anchor=f"table-{argument}" if first else None)
+                # parts of the table a directive leaves out are not composed (rather than
+                # hidden by a stylesheet: the words on the pages are the words composed)
+                shown = {f"show_{part}": _YES_NO[attrs.get(part, "yes").lower()]
+                         for part in TABLE_PARTS}
+                return partial((name, argument, first, *shown.values()),
+                               "partials/table.html.j2", table=tables[argument],
+                               tables=tables, anchor=f"table-{argument}" if first else None,
+                               **shown)
             if not wanted:
                 return ""
             if name == "class":

@@ -33,7 +33,7 @@ FRAME_INSET_MM = 1.5        # the decorative frame: between the trim and the saf
 # stylesheet's `.sheet-back .x` finds it as before
 _FACE_PAGE = ('<div class="sheet sheet-{sheet} face-page" style="page: ps-face-{size}; '
               'break-before: page; position: relative; width: {width:.3f}mm; '
-              'height: {height:.3f}mm;"><div class="face face-{side}" style="left: 0.000mm; '
+              'height: {height:.3f}mm;"><div class="face face-{side}"{attrs} style="left: 0.000mm; '
               'top: 0.000mm; width: {width:.3f}mm; height: {height:.3f}mm;">{html}</div>'
               '</div>\n')
 

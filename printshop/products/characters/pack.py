@@ -73,7 +73,7 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
             raise PrintshopError(Problem("--first", f"must be at least 1 (got {first})"))
         extra["first"] = first
     from printshop.products.characters.pregens import Pregens
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
 
     options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
     name = f"characters-{options.seed.replace(':', '-')}"
@@ -97,6 +97,7 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
         elif fmt == "html":
             data = product.html(ctx).encode("utf-8")
         else:
-            data = product.pdf(ctx)
+            with lost_words_fail_after():
+                data = product.pdf(ctx)
     return RolledPack(data=data, seed=options.seed, count=options.count, default_name=name,
                       pages=getattr(product, "pages", 0), warnings=ctx.warnings)

@@ -72,7 +72,9 @@ def _render(tokens, idx, escape) -> str:
     return f'<{tag} class="box {css_kind}"{line}>\n{heading}'
 
 
-_FIRST_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*)(?=[\s>/])")
+# the first start tag (its attributes end before `>`; the line goes last, so that the tag
+# starts as the template wrote it)
+_FIRST_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*(?:\s[^<>]*?)?)(?=/?>)")
 
 
 def _directive_rule(state, start_line, end_line, silent):
