@@ -75,7 +75,10 @@ class DeckSpec(Strict):
     face: DeckFace = DeckFace()
     # the cards' data: inline (columns + rows), a table file inside decks/, or guide tables
     columns: list[ColumnSpec] | None = None
-    rows: list[dict[str, Any]] | None = Field(default=None, min_length=1)
+    # the rows, or a spreadsheet (CSV, XLSX, ODS) relative to the deck file: rows: cards.xlsx
+    rows: list[dict[str, Any]] | str | None = Field(default=None, min_length=1)
+    sheet: str | None = None                    # a workbook's sheet (default: the first)
+    header_row: int = Field(default=1, ge=1)    # the spreadsheet row naming the columns
     dice: str | None = None
     roll_label: str | None = None
     table: str | None = None

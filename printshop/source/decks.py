@@ -27,7 +27,7 @@ from printshop.source.deck_dealing import (_deal_dice, _deal_playing_cards, _dea
 from printshop.source.deck_spec import (DECKS_FOLDER, DEFAULT_TEMPLATES, RANKS, SUITS, Card,
                                         Deck, DeckSpec, HirelingSettings)
 from printshop.source.schema import validate
-from printshop.source.tables import TABLE_ID_RE, Table, TableSpec, build_table, load_table
+from printshop.source.tables import TABLE_ID_RE, Table, TableSpec, load_table, table_from_spec
 from printshop.source.yamlfile import load_yaml
 
 __all__ = ["Card", "Deck", "DeckSpec", "HirelingSettings", "RANKS", "SUITS", "card_id",
@@ -188,11 +188,13 @@ def _check_sources(deck: Deck, problems: Problems) -> None:
                      "(with columns), table (a table file in decks/), tables (guide tables "
                      f"by id); found {', '.join(given) or 'none'}", 1)
         return
-    if spec.rows is not None and spec.columns is None:
+    if isinstance(spec.rows, list) and spec.columns is None:
         problems.add(deck.path, "rows need 'columns' (as in a table file)",
                      deck.line_of("rows"))
-    if spec.rows is None and (spec.columns is not None or spec.dice is not None):
-        key = "columns" if spec.columns is not None else "dice"
+    if spec.rows is None and (spec.columns is not None or spec.dice is not None
+                              or spec.sheet is not None):
+        key = "columns" if spec.columns is not None else "dice" if spec.dice is not None \
+            else "sheet"
         problems.add(deck.path, f"'{key}' goes with inline rows; the table file or guide "
                      "table declares its own", deck.line_of(key))
     if spec.tables is not None and spec.deal == "rows" and len(spec.tables) != 1:
@@ -208,9 +210,9 @@ def _source_tables(project, deck: Deck, problems: Problems) -> list[Table]:
     if spec.rows is not None:
         table_spec = TableSpec(title=spec.title, description=spec.description, dice=spec.dice,
                                roll_label=spec.roll_label, columns=spec.columns,
-                               rows=spec.rows)
+                               rows=spec.rows, sheet=spec.sheet, header_row=spec.header_row)
         try:
-            return [build_table(deck.id, table_spec, deck.doc)]
+            return [table_from_spec(deck.id, table_spec, deck.doc, root=project.root)]
         except PrintshopError as exc:
             problems.extend(exc)
             return []
@@ -242,7 +244,7 @@ def _table_named(project, deck: Deck, name: str, loc: tuple, problems: Problems,
                          f"inside {DECKS_FOLDER}/)", pos.line, pos.column)
             return None
         try:
-            return load_table(path, Path(name).stem)
+            return load_table(path, Path(name).stem, root=project.root)
         except PrintshopError as exc:
             problems.extend(exc)
             return None
