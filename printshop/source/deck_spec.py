@@ -112,6 +112,8 @@ class Deck:
     cards: list[Card] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     results: Table | None = None  # spec.results_from, loaded
+    emblem_template: str | None = None  # the back's emblem, when a template draws it (else
+                                        # it is an icon of that name)
 
     def line_of(self, *loc) -> int:
         return self.doc.pos(loc).line
@@ -131,7 +133,8 @@ class Deck:
                 # the emblem behind a result card's text, for presses without transparency:
                 # the look of the 7 % opaque emblem, as a solid colour
                 "watermark": colours.mix(spec.colour, spec.background, 0.93),
-                "back": spec.back.model_dump(), "face": spec.face.model_dump(),
+                "back": {**spec.back.model_dump(), "emblem_template": self.emblem_template},
+                "face": spec.face.model_dump(),
                 "size": self.size.id}
 
     def colour_problems(self, colours) -> list[tuple[str, int]]:

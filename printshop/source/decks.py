@@ -157,13 +157,50 @@ def _check_templates(project, deck: Deck, problems: Problems) -> None:
     spec = deck.spec
     template = spec.template or DEFAULT_TEMPLATES[spec.deal]
     checks = [(("template",), template), (("rules_template",), spec.rules_template),
-              (("back", "template"), spec.back.template),
-              (("back", "emblem"), f"cards/emblems/{spec.back.emblem}.svg")]
+              (("back", "template"), spec.back.template)]
     for loc, name in checks:
         why = check_template_name(project, name)
         if why:
             pos = deck.doc.pos(loc)
             problems.add(deck.path, f"{'.'.join(loc)}: {why}", pos.line, pos.column)
+    why = _check_emblem(project, deck)
+    if why:
+        pos = deck.doc.pos(("back", "emblem"))
+        problems.add(deck.path, f"back.emblem: {why}", pos.line, pos.column)
+
+
+def emblem_names(project) -> list[str]:
+    """The emblems drawn for card backs: templates/cards/emblems/*.svg (the project's and
+    printshop's)."""
+    names = set()
+    for folder in project.template_dirs:
+        emblems = folder / "cards" / "emblems"
+        if emblems.is_dir():
+            names.update(p.stem for p in emblems.glob("*.svg"))
+    return sorted(names)
+
+
+def _check_emblem(project, deck: Deck) -> str | None:
+    """An emblem is an emblem template or, failing that, any icon (icons/NAME.svg of the
+    project, or a bundled one)."""
+    from printshop.source.icons import UnknownIcon, icon_set
+
+    name = deck.spec.back.emblem
+    template = f"cards/emblems/{name}.svg"
+    if check_template_name(project, template) is None:
+        deck.emblem_template = template
+        return None
+    try:
+        icon_set(project.root).find(name)
+        return None
+    except UnknownIcon:
+        icons = icon_set(project.root).names()
+        known = emblem_names(project)
+        close = difflib.get_close_matches(name, known + icons, n=3, cutoff=0.5)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+        return (f"no emblem '{name}'{hint}: the emblems are {', '.join(known)}; any icon "
+                f"may be one too ({', '.join(icons)}); a project adds its own as "
+                f"templates/cards/emblems/{name}.svg or icons/{name}.svg")
 
 
 def _check_sources(deck: Deck, problems: Problems) -> None:

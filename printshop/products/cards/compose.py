@@ -11,7 +11,7 @@ from markupsafe import Markup
 from printshop.products.cards.imposition import SAFE_MM, Box, Imposition, Page
 from printshop.source.card_sizes import CardSize
 from printshop.errors import PrintshopError
-from printshop.products import BuildContext
+from printshop.products import BuildContext, markup
 from printshop.products.cards.settings import DeckGroup, Settings
 from printshop.products.common import (base_url, jinja_environment, stylesheet,
                                        warn_missing_glyphs)
@@ -92,18 +92,22 @@ class CardComposer:
         key = ("front", group_index, card_index, bleed, tuple(sorted(steps.items())), name)
         if key not in self._faces:
             card = group.cards[card_index]
-            self._faces[key] = render_template(
-                self.env, card.template, card=card.data, deck=self.theme(group.deck),
-                face=face_geometry(group.size, bleed, self.settings.safe),
-                fit={"name": name, "steps": steps}, press=self.press)
+            with markup.located(card.path, card.line, f"card {card.id} ({card.label})"):
+                self._faces[key] = render_template(
+                    self.env, card.template, card=card.data, deck=self.theme(group.deck),
+                    face=face_geometry(group.size, bleed, self.settings.safe),
+                    fit={"name": name, "steps": steps}, press=self.press)
         return self._faces[key]
 
     def back(self, group: DeckGroup, group_index: int, bleed: float) -> str:
         key = ("back", group_index, bleed)
         if key not in self._faces:
-            self._faces[key] = render_template(
-                self.env, group.deck.spec.back.template, deck=self.theme(group.deck),
-                face=face_geometry(group.size, bleed, self.settings.safe), press=self.press)
+            deck = group.deck
+            with markup.located(deck.path, deck.line_of("back"), f"the back of deck '{deck.id}'"):
+                self._faces[key] = render_template(
+                    self.env, deck.spec.back.template, deck=self.theme(deck),
+                    face=face_geometry(group.size, bleed, self.settings.safe),
+                    press=self.press)
         return self._faces[key]
 
     def sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
