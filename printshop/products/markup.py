@@ -162,8 +162,9 @@ class _Events:
     """What rendering one text found: problems and printed things, replayed on each use
     of the cached HTML (the same text in another card is another card's problem)."""
 
-    def __init__(self, fields: "FieldMarkup"):
+    def __init__(self, fields: "FieldMarkup", ink: str):
         self.fields = fields
+        self.ink = ink
         self.found: list[tuple] = []
 
     def icon(self, meta: dict) -> str:
@@ -175,7 +176,7 @@ class _Events:
             return f'<span class="missing-icon">[{escape(name)}?]</span>'
         self.found.append(("icon", name, icon.path))
         asked = meta["attrs"].get("colour") or meta["attrs"].get("color")
-        colour = self.fields.colour(asked, self.found) if asked else self.fields.ink
+        colour = self.fields.colour(asked, self.found) if asked else self.ink
         return str(self.fields.icons.html(icon, colour, meta["attrs"].get("size", "1.15em")))
 
     def image(self, token, alt: str) -> str:
@@ -217,7 +218,7 @@ class FieldMarkup:
         self.icons = icon_set(self.root)
         self.colours = colours
         self.ink = _ink(colours)
-        self._cache: dict[tuple[str, bool], tuple[str, tuple]] = {}
+        self._cache: dict[tuple, tuple[str, tuple]] = {}
 
     def colour(self, name: str, found: list) -> str:
         """A colour an icon asks for: a palette name or #rrggbb."""
@@ -232,13 +233,13 @@ class FieldMarkup:
                       "the ink is used"))
         return self.ink
 
-    def render(self, text, block: bool = False) -> Markup:
+    def render(self, text, block: bool = False, colour: str | None = None) -> Markup:
         if text is None:
             return Markup("")
-        key = (str(text), block)
+        key = (str(text), block, colour)
         cached = self._cache.get(key)
         if cached is None:
-            events = _Events(self)
+            events = _Events(self, colour or self.ink)
             env = {"events": events}
             html = _PARSER.render(key[0], env) if block else _PARSER.renderInline(key[0], env)
             cached = (html, tuple(events.found))
@@ -254,11 +255,13 @@ class FieldMarkup:
                 printed_picture(event[1], event[2])
         return Markup(html)
 
-    def inline(self, text) -> Markup:
-        return self.render(text)
+    def inline(self, text, colour: str | None = None) -> Markup:
+        """`{{ x|md }}`; `{{ x|md(deck.colour) }}` where the text is not in the ink (icons
+        are drawn in `colour`)."""
+        return self.render(text, colour=colour)
 
-    def block(self, text) -> Markup:
-        return self.render(text, block=True)
+    def block(self, text, colour: str | None = None) -> Markup:
+        return self.render(text, block=True, colour=colour)
 
     def icon(self, name: str, colour: str | None = None, size: str = "1.15em") -> Markup:
         """A template's `icon("torch", deck.colour)`."""

@@ -305,7 +305,8 @@ def _check_face(deck: Deck, problems: Problems) -> None:
     if not deck.tables:
         return
     keys = {c.key for t in deck.tables for c in t.columns}
-    slots = [("corner", face.corner), ("title", face.title), ("note", face.note)]
+    slots = [("corner", face.corner), ("title", face.title), ("note", face.note),
+             ("icon", face.icon)]
     slots += [(("text", i), key) for i, key in enumerate(face.text)]
     slots += [(("extra", i), key) for i, key in enumerate(face.extra)]
     for slot, key in slots:
@@ -316,6 +317,13 @@ def _check_face(deck: Deck, problems: Problems) -> None:
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             problems.add(deck.path, f"face: no column '{key}' in the deck's table{hint}; "
                          f"columns: {', '.join(sorted(keys))}", pos.line, pos.column)
+    column = deck.spec.art.column
+    if "column" in (deck.doc.data.get("art") or {}) and column not in keys:
+        pos = deck.doc.pos(("art", "column"))
+        close = difflib.get_close_matches(column, sorted(keys), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        problems.add(deck.path, f"art.column: no column '{column}' in the deck's table{hint}; "
+                     f"columns: {', '.join(sorted(keys))}", pos.line, pos.column)
 
 
 def _check_hireling_settings(project, deck: Deck, problems: Problems) -> None:

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from printshop.products.cards.imposition import SAFE_MM, Box, Imposition, Page
+from printshop.products.cards.art import CardArt, art_frame, back_picture, card_picture
+from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Box, Imposition, Page
 from printshop.source.card_sizes import CardSize
 from printshop.errors import PrintshopError
 from printshop.products import BuildContext, markup
@@ -50,16 +51,20 @@ def _box_data(box: Box) -> dict:
     return {"x": box.x, "y": box.y, "width": box.width, "height": box.height}
 
 
-def face_geometry(size: CardSize, bleed: float, safe: float = SAFE_MM) -> dict:
+def face_geometry(size: CardSize, bleed: float, safe: float = SAFE_MM,
+                  drifts: bool = False) -> dict:
     """The face's own frame: (0, 0) is the bleed corner; the card is `trim`; text stays
-    `safe` mm inside it."""
+    `safe` mm inside it. A face that `drifts` (a back on a home duplex sheet: it may land
+    DRIFT_MM off its cut lines) keeps its frame further in, so a drift shows no edge of it.
+    `art`: the layout's art frame (products/cards/art.py)."""
     trim = Box(bleed, bleed, size.width, size.height)
+    inset = max(DRIFT_MM + 1.0, FRAME_INSET_MM) if drifts else min(FRAME_INSET_MM, safe / 2)
     return {"width": size.width + 2 * bleed, "height": size.height + 2 * bleed,
             "bleed": bleed, "card_width": size.width, "card_height": size.height,
             "full": _box_data(Box(0, 0, size.width + 2 * bleed, size.height + 2 * bleed)),
             "trim": _box_data(trim), "safe": _box_data(trim.inset(safe)),
-            "frame": _box_data(trim.inset(min(FRAME_INSET_MM, safe / 2))),
-            "safe_margin": safe}
+            "frame": _box_data(trim.inset(inset)), "drifts": drifts,
+            "art": art_frame(size, bleed, safe), "safe_margin": safe}
 
 
 class CardComposer:
@@ -74,6 +79,7 @@ class CardComposer:
         self._faces: dict[tuple, str] = {}
         self._themes: dict[str, dict] = {}
         profile = settings.profile
+        self.art = CardArt(project, profile)
         self.cmyk_icc = (str(profile.icc_path(project.root)) if profile is not None
                          and profile.cmyk else None)
         # what templates read as `press`: flat = no transparency (PDF/X-1a and X-3)
@@ -92,22 +98,25 @@ class CardComposer:
         key = ("front", group_index, card_index, bleed, tuple(sorted(steps.items())), name)
         if key not in self._faces:
             card = group.cards[card_index]
+            face = face_geometry(group.size, bleed, self.settings.safe)
             with markup.located(card.path, card.line, f"card {card.id} ({card.label})"):
                 self._faces[key] = render_template(
                     self.env, card.template, card=card.data, deck=self.theme(group.deck),
-                    face=face_geometry(group.size, bleed, self.settings.safe),
-                    fit={"name": name, "steps": steps}, press=self.press)
+                    face=face, fit={"name": name, "steps": steps}, press=self.press,
+                    art=card_picture(self.art, group.deck, card, face))
         return self._faces[key]
 
-    def back(self, group: DeckGroup, group_index: int, bleed: float) -> str:
-        key = ("back", group_index, bleed)
+    def back(self, group: DeckGroup, group_index: int, bleed: float,
+             drifts: bool = False) -> str:
+        key = ("back", group_index, bleed, drifts)
         if key not in self._faces:
             deck = group.deck
-            with markup.located(deck.path, deck.line_of("back"), f"the back of deck '{deck.id}'"):
+            face = face_geometry(group.size, bleed, self.settings.safe, drifts)
+            with markup.located(deck.path, deck.line_of("back"),
+                                f"the back of deck '{deck.id}'"):
                 self._faces[key] = render_template(
-                    self.env, deck.spec.back.template, deck=self.theme(deck),
-                    face=face_geometry(group.size, bleed, self.settings.safe),
-                    press=self.press)
+                    self.env, deck.spec.back.template, deck=self.theme(deck), face=face,
+                    press=self.press, art=back_picture(self.art, deck, face))
         return self._faces[key]
 
     def sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
@@ -143,7 +152,7 @@ class CardComposer:
         if face.side == "front":
             return self.front(group, group_index, face.card, face.bleed,
                               fit.of(group_index, face.card))
-        return self.back(group, group_index, face.bleed)
+        return self.back(group, group_index, face.bleed, face.drifts)
 
     def imposed_sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
                        fit: FitState) -> tuple[str, tuple, Stylesheet]:
@@ -168,7 +177,10 @@ class CardComposer:
                     face_pages.append(_FACE_PAGE.format(
                         sheet=page.side, size=size, side=face.side, width=box.width,
                         height=box.height, html=inner))
-                placed.append((found[key], box.x, box.y, box.width, box.height))
+                shown = face.shown_box
+                clip = None if shown == box else (shown.x, shown.y, shown.width,
+                                                  shown.height)
+                placed.append((found[key], box.x, box.y, box.width, box.height, clip))
             placements.append(tuple(placed))
         end = html.rfind("</body>")
         end = len(html) if end < 0 else end      # (a project's sheet template without it)
@@ -214,7 +226,7 @@ def _guides(page: Page) -> list[dict]:
     lines = []
     for face in page.faces:
         if face.bleed:
-            lines.append({"kind": "bleed", **_box_data(face.bleed_box.inset(0.1))})
+            lines.append({"kind": "bleed", **_box_data(face.shown_box.inset(0.1))})
         lines.append({"kind": "trim", **_box_data(face.trim)})
         lines.append({"kind": "safe", **_box_data(face.safe_box)})
     return lines
