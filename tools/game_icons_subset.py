@@ -56,11 +56,12 @@ def main(package: Path) -> None:
     for old in TARGET.glob("*.svg"):
         old.unlink()
     lines = ["# Who drew each icon in this folder (game-icons.net, CC BY 3.0). Made by",
-             "# tools/game_icons_subset.py: do not edit by hand.",
+             f"# tools/game_icons_subset.py from the npm package {PACKAGE} {version}: "
+             "do not edit by hand.",
              '"*":',
              "  licence: CC BY 3.0",
              "  licence_url: https://creativecommons.org/licenses/by/3.0/",
-             f"  source: game-icons.net (npm {PACKAGE} {version})"]
+             "  source: game-icons.net"]
     for name in sorted(AUTHORS):
         icon = data["icons"][name]
         w, h = icon.get("width", width), icon.get("height", height)

@@ -54,11 +54,22 @@ class Printed:
     icons: dict[str, Path] = field(default_factory=dict)      # icon name → file
 
 
+    def merge(self, other: "Printed") -> None:
+        for name, path in other.pictures.items():
+            self.pictures.setdefault(name, path)
+        for name, path in other.icons.items():
+            self.icons.setdefault(name, path)
+
+    def __bool__(self) -> bool:
+        return bool(self.pictures or self.icons)
+
+
 class Collector:
     def __init__(self, warn, where: Where):
         self.warn = warn
         self.where = where
         self.printed = Printed()
+        self.captures: list[Printed] = []
 
 
 _collector: contextvars.ContextVar[Collector | None] = contextvars.ContextVar(
@@ -92,6 +103,30 @@ def current() -> Collector | None:
     return _collector.get()
 
 
+@contextlib.contextmanager
+def capture():
+    """What is printed inside, as well as into the product's whole: one card's, one
+    sheet's (for the credits printed with it)."""
+    printed = Printed()
+    collector = _collector.get()
+    if collector is None:
+        yield printed
+        return
+    collector.captures.append(printed)
+    try:
+        yield printed
+    finally:
+        collector.captures.remove(printed)
+
+
+def _into(kind: str, name: str, path: Path) -> None:
+    collector = _collector.get()
+    if collector is None:
+        return
+    for printed in [collector.printed, *collector.captures]:
+        getattr(printed, kind).setdefault(name, path)
+
+
 def report(message: str) -> None:
     """A field's problem, at the field's place. Outside any build, an error: never lost."""
     collector = _collector.get()
@@ -104,15 +139,19 @@ def report(message: str) -> None:
 
 
 def printed_icon(name: str, path: Path) -> None:
-    collector = _collector.get()
-    if collector is not None:
-        collector.printed.icons.setdefault(name, path)
+    _into("icons", name, path)
 
 
 def printed_picture(shown: str, path: Path) -> None:
-    collector = _collector.get()
-    if collector is not None:
-        collector.printed.pictures.setdefault(shown, path)
+    _into("pictures", shown, path)
+
+
+def printed_icon_or_picture(printed: Printed) -> None:
+    """What a cached rendering printed, printed again (the same face on another sheet)."""
+    for name, path in printed.icons.items():
+        printed_icon(name, path)
+    for name, path in printed.pictures.items():
+        printed_picture(name, path)
 
 
 # --- the parser -----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from printshop.products import BuildContext, markup
 from printshop.products.cards.settings import DeckGroup, Settings
 from printshop.products.common import (base_url, jinja_environment, stylesheet,
                                        warn_missing_glyphs)
+from printshop.products.credits import credits_line
 from printshop.products.printing import colours_for, palette_css
 from printshop.render.jinja import render_template
 from printshop.render.job import RenderJob, Stylesheet
@@ -70,13 +71,15 @@ def face_geometry(size: CardSize, bleed: float, safe: float = SAFE_MM,
 class CardComposer:
     """Renders faces (cached) and sheets to HTML."""
 
-    def __init__(self, project, settings: Settings, title: str):
+    def __init__(self, project, settings: Settings, title: str, name: str = "cards"):
         self.project = project
         self.settings = settings
         self.title = title
+        self.title_file = f"{name}-credits.txt"
         self.colours = colours_for(project, settings.profile)
         self.env = jinja_environment(project, {"box": _box_style}, self.colours)
         self._faces: dict[tuple, str] = {}
+        self._printed: dict[str, markup.Printed] = {}   # a face's HTML → what it printed
         self._themes: dict[str, dict] = {}
         profile = settings.profile
         self.art = CardArt(project, profile)
@@ -99,11 +102,13 @@ class CardComposer:
         if key not in self._faces:
             card = group.cards[card_index]
             face = face_geometry(group.size, bleed, self.settings.safe)
-            with markup.located(card.path, card.line, f"card {card.id} ({card.label})"):
+            with markup.located(card.path, card.line, f"card {card.id} ({card.label})"), \
+                    markup.capture() as printed:
                 self._faces[key] = render_template(
                     self.env, card.template, card=card.data, deck=self.theme(group.deck),
                     face=face, fit={"name": name, "steps": steps}, press=self.press,
                     art=card_picture(self.art, group.deck, card, face))
+            self._printed[self._faces[key]] = printed
         return self._faces[key]
 
     def back(self, group: DeckGroup, group_index: int, bleed: float,
@@ -113,10 +118,12 @@ class CardComposer:
             deck = group.deck
             face = face_geometry(group.size, bleed, self.settings.safe, drifts)
             with markup.located(deck.path, deck.line_of("back"),
-                                f"the back of deck '{deck.id}'"):
+                                f"the back of deck '{deck.id}'"), \
+                    markup.capture() as printed:
                 self._faces[key] = render_template(
                     self.env, deck.spec.back.template, deck=self.theme(deck), face=face,
                     press=self.press, art=back_picture(self.art, deck, face))
+            self._printed[self._faces[key]] = printed
         return self._faces[key]
 
     def sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
@@ -142,11 +149,49 @@ class CardComposer:
                 "faces": faces, "bleed": imposition.bleed,
                 "marks": page.cut_marks, "fold": page.fold,
                 "note": _note(page, imposition) if page.note else None,
+                "credits": self._page_credits(group, group_index, page, fit)
+                if page.note else None,
                 "guides": _guides(page) if self.settings.guides else [],
             })
         return render_template(self.env, SHEET_TEMPLATE, pages=shown, title=self.title,
                                deck=self.theme(group.deck),
                                language=self.project.manifest.language)
+
+    def printed(self) -> markup.Printed:
+        """Every picture and icon on the faces composed so far."""
+        every = markup.Printed()
+        for printed in self._printed.values():
+            every.merge(printed)
+        return every
+
+    def _page_credits(self, group: DeckGroup, group_index: int, page: Page,
+                      fit: FitState) -> dict | None:
+        """The credits of the pictures and icons on a sheet (its fronts and their backs),
+        in the margin opposite the printing note; where they are too long for it, where
+        to find them."""
+        printed = markup.Printed()
+        for face in page.faces:
+            html = self.face(group, group_index, face, fit)
+            printed.merge(self._printed.get(html, markup.Printed()))
+            if face.side == "front":
+                back = self.back(group, group_index, 0.0)
+                printed.merge(self._printed.get(back, markup.Printed()))
+        if not printed:
+            return None
+        text = credits_line(printed, self.project.root)
+        note = _note(page, group.imposition)
+        box = page.note.box
+        length = box.height if page.note.rotated else box.width
+        if len(text) * 1.0 > length:   # Roboto Condensed 5 pt: about 1 mm a character
+            text = f"Credits for pictures and icons: {self.title_file}"
+        mirrored = Box(page.width - box.right, page.height - box.bottom, box.width,
+                       box.height)
+        if note["rotated"]:
+            cx, cy = mirrored.x + mirrored.width / 2, mirrored.y + mirrored.height / 2
+            strip = Box(cx - mirrored.height / 2, cy - mirrored.width / 2, mirrored.height,
+                        mirrored.width)
+            return {"text": text, "style": _box_style(strip), "rotated": True}
+        return {"text": text, "style": _box_style(mirrored), "rotated": False}
 
     def face(self, group: DeckGroup, group_index: int, face, fit: FitState) -> str:
         if face.side == "front":

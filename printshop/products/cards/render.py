@@ -62,7 +62,7 @@ def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
                 groups: list[DeckGroup], settings: Settings, project) -> None:
     from printshop.render.pdf.merge import merge_pdfs   # pikepdf: not needed before the merge
 
-    composer = CardComposer(project, settings, title)
+    composer = CardComposer(project, settings, title, name)
     fit = FitState()
     profile = settings.profile
     bookmarks = profile is None or profile.bookmarks
@@ -90,6 +90,10 @@ def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
             output.add(file_name, pdf)
     if "png" in settings.formats:
         output.add_tree(name, export_png(ctx, composer, groups, fit, settings, name))
+    printed = composer.printed()
+    if printed:   # beside the cards, whatever the layout (a card printer's pages have no
+        # margin to print them in): every picture and icon with its author and licence
+        output.add(f"{name}-credits.txt", credits_text(title, printed, project.root))
 
 
 def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitState,
@@ -119,6 +123,21 @@ def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitSta
                          else f"{group.deck.spec.code}-back.png")
             files[_file_safe(file_name)] = image
     return files
+
+
+def credits_text(title: str, printed, root) -> str:
+    from printshop.products.credits import icon_credits, picture_credits
+
+    lines = [f"{title}: credits", ""]
+    pictures = picture_credits(printed, root)
+    if pictures:
+        lines.append("Pictures")
+        lines += [f"  {credit.file}: {credit.line()}" for credit in pictures]
+    for group in icon_credits(printed, root):
+        lines.append(f"Icons ({', '.join(p for p in (group['source'], group['licence']) if p)})")
+        lines.append(f"  by {', '.join(group['authors']) or 'uncredited'}: "
+                     f"{', '.join(group['names'])}")
+    return "\n".join(lines) + "\n"
 
 
 def _file_safe(name: str) -> str:
