@@ -29,7 +29,7 @@ from markupsafe import Markup, escape
 
 from printshop.errors import PrintshopError, Problem, display_path
 from printshop.safepath import UnsafePath, resolve_inside
-from printshop.source.icons import ICON_RE, UnknownIcon, icon_set, parse_attrs
+from printshop.source.icons import UnknownIcon, icon_set, use_icons
 
 FIELD_TAGS = {"b", "i", "em", "strong", "br", "sup", "sub", "small", "span", "u", "s",
               "del", "ins", "mark", "code", "abbr", "q", "wbr", "kbd", "var", "cite"}
@@ -69,7 +69,6 @@ class Collector:
         self.warn = warn
         self.where = where
         self.printed = Printed()
-        self.captures: list[Printed] = []
 
 
 _collector: contextvars.ContextVar[Collector | None] = contextvars.ContextVar(
@@ -103,39 +102,27 @@ def current() -> Collector | None:
     return _collector.get()
 
 
+_captures: contextvars.ContextVar[tuple[Printed, ...]] = contextvars.ContextVar(
+    "printshop_markup_captures", default=())
+
+
 @contextlib.contextmanager
 def capture():
     """What is printed inside, as well as into the product's whole: one card's, one
-    sheet's (for the credits printed with it)."""
+    chapter's (for the credits printed with it)."""
     printed = Printed()
-    collector = _collector.get()
-    if collector is None:
-        yield printed
-        return
-    collector.captures.append(printed)
+    token = _captures.set(_captures.get() + (printed,))
     try:
         yield printed
     finally:
-        collector.captures.remove(printed)
+        _captures.reset(token)
 
 
 def _into(kind: str, name: str, path: Path) -> None:
     collector = _collector.get()
-    if collector is None:
-        return
-    for printed in [collector.printed, *collector.captures]:
+    targets = list(_captures.get()) + ([collector.printed] if collector else [])
+    for printed in targets:
         getattr(printed, kind).setdefault(name, path)
-
-
-def report(message: str) -> None:
-    """A field's problem, at the field's place. Outside any build, an error: never lost."""
-    collector = _collector.get()
-    where = _where.get() or (collector.where if collector else None)
-    text = f"{where.label}: {message}" if where and where.label else message
-    if collector is None:
-        raise PrintshopError.at(where.path if where else "template", text,
-                                where.line if where else None)
-    collector.warn(Problem(display_path(where.path), text, where.line))
 
 
 def printed_icon(name: str, path: Path) -> None:
@@ -155,24 +142,6 @@ def printed_icon_or_picture(printed: Printed) -> None:
 
 
 # --- the parser -----------------------------------------------------------------------------
-
-def _icon_rule(state, silent: bool) -> bool:
-    if not state.src.startswith(":icon[", state.pos):
-        return False
-    match = ICON_RE.match(state.src, state.pos)
-    if not match:
-        return False
-    if not silent:
-        token = state.push("icon", "", 0)
-        token.meta = {"name": match[1].strip(), "attrs": parse_attrs(match[2])}
-    state.pos = match.end()
-    return True
-
-
-def use_icons(md: MarkdownIt) -> None:
-    """`:icon[NAME]` (and `:icon[NAME]{colour=… size=…}`) as an inline token `icon`."""
-    md.inline.ruler.before("emphasis", "icon", _icon_rule)
-
 
 def _field_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "typographer": True})

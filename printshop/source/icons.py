@@ -120,3 +120,22 @@ def icon_set(project_root: Path | None) -> IconSet:
     if key not in _sets:
         _sets[key] = IconSet(project_root)
     return _sets[key]
+
+
+def _icon_rule(state, silent: bool) -> bool:
+    if not state.src.startswith(":icon[", state.pos):
+        return False
+    match = ICON_RE.match(state.src, state.pos)
+    if not match:
+        return False
+    if not silent:
+        token = state.push("icon", "", 0)
+        token.meta = {"name": match[1].strip(), "attrs": parse_attrs(match[2])}
+    state.pos = match.end()
+    return True
+
+
+def use_icons(md) -> None:
+    """A markdown-it parser reads `:icon[NAME]` (and `:icon[NAME]{colour=… size=…}`) as an
+    inline token `icon` (meta: name, attrs); the caller renders it."""
+    md.inline.ruler.before("emphasis", "icon", _icon_rule)

@@ -26,10 +26,12 @@ from printshop.products.printing import (colours_for, finish_for_profile, palett
                                          profile_css)
 from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
+from printshop.products import markup
+from printshop.products.book.art import art_figure, check_art, colophon_credits, cover
 from printshop.source.markdown import Manuscript, MarkdownReader
 from printshop.source.schema import Strict
 
-DIRECTIVES = ("table", "class", "table-index")
+DIRECTIVES = ("table", "class", "table-index", "art")
 
 
 class GuideOptions(Strict):
@@ -45,6 +47,7 @@ class GuideOptions(Strict):
     screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css", "css/manuscript.css"]
     print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
     blank_sheet: bool = False  # the blank character sheet as the book's last page
+    cover: str | None = None   # the cover's picture (relative to the project): full bleed
 
 
 class Guide(Product):
@@ -82,6 +85,8 @@ class Guide(Product):
                 close = difflib.get_close_matches(argument, ids, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 return f"::class[{argument}]: no class '{argument}' in tables/classes.yaml{hint}"
+        elif name == "art" and not argument:
+            return "::art[]: name the picture (::art[art/torch.png]{caption=\"…\"})"
         elif name not in DIRECTIVES:
             return f"unknown directive ::{name}[] (known: {', '.join(DIRECTIVES)})"
         return None
@@ -106,6 +111,7 @@ class Guide(Product):
     def _warn_unprinted_tables(self, ctx: BuildContext, manuscript: Manuscript) -> None:
         for warning in manuscript.warnings:
             ctx.warn(warning)
+        check_art(ctx, self.project, manuscript)
         if self.project.is_foreign or not self.options.print_every_table:
             return
         embedded = {d.argument for d in manuscript.directives if d.name == "table"}
@@ -142,16 +148,28 @@ class Guide(Product):
 
         def partial(key, name, **context) -> str:
             if key not in partials:
-                partials[key] = render_template(env, name, **context)
-            return partials[key]
+                with markup.capture() as printed:
+                    partials[key] = (render_template(env, name, **context), printed)
+            else:   # what it prints is printed again (the colophon's credits)
+                markup.printed_icon_or_picture(partials[key][1])
+            return partials[key][0]
         tables = {} if project.is_foreign else project.tables
         classes = None if project.is_foreign else project.classes
         embedded_once: set[str] = set()
         printed = {d.argument for d in manuscript.directives if d.name == "table"}
 
         wanted = True   # this chapter's directives are rendered
+        opener: list[Markup] = []   # the chapter's ::art{place=opener}, under its title
 
         def directive(name: str, argument: str, attrs: dict) -> str:
+            if name == "art":
+                if not wanted:
+                    return ""
+                figure = art_figure(project, argument, attrs, env.filters["md"])
+                if attrs.get("place") == "opener":
+                    opener.append(figure)
+                    return ""
+                return figure
             if name == "table":
                 first = argument not in embedded_once
                 embedded_once.add(argument)
@@ -175,12 +193,22 @@ class Guide(Product):
             raise AssertionError(name)
 
         chapters, bodies = [], []
+        colours = colours_for(project, self.print_profile() if edition == "print" else None)
+        reader.colours, reader.ink = colours, colours("ink")
+        with markup.capture() as credited:
+            paper_mm = project.paper_size_mm(self.paper(ctx))
+            cover_art = cover(project, self.options.cover, *paper_mm,
+                              self.print_profile().bleed if edition == "print" else 0.0)
         for chapter in manuscript.chapters:
             source = chapter.path.relative_to(project.root).as_posix()
             wanted = only is None or source == only
-            body = reader.render(chapter, directive, edition=edition)
+            opener.clear()
+            with markup.capture() as chapter_printed:
+                body = reader.render(chapter, directive, edition=edition)
+            credited.merge(chapter_printed)
             bodies.append((str(chapter.path), body))
             chapters.append({"id": chapter.id, "title": chapter.title, "source": source,
+                             "opener": Markup("".join(opener)),
                              "html": Markup(_strip_first_heading(body)),
                              "sections": [{"id": h.id, "title": h.title}
                                           for h in chapter.sections]})
@@ -207,6 +235,7 @@ class Guide(Product):
             "product": self.name,
             "chapter_start": manifest.chapter_start,
             "fonts": fonts or list(BOOK_FAMILIES),
+            "cover": cover_art,
         }
         if edition == "print":
             self._claimed_fonts = book["fonts"]
@@ -219,7 +248,9 @@ class Guide(Product):
                 + [inline_css_for_screen(stylesheet(project, s), project.read_roots)
                    for s in self.options.screen_stylesheets])
         html = render_template(env, self.options.template, book=book, chapters=chapters,
-                               inputs=InputDigest(project, self._recorder), screen_css=Markup(screen_css))
+                               inputs=InputDigest(project, self._recorder),
+                               screen_css=Markup(screen_css),
+                               credits=colophon_credits(project, reader, credited))
         return embed_images(html, project.read_roots) if edition == "screen" else html
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
