@@ -118,6 +118,12 @@ def capture():
         _captures.reset(token)
 
 
+def innermost() -> Printed:
+    """What the innermost `capture` has gathered so far (nothing outside one)."""
+    captures = _captures.get()
+    return captures[-1] if captures else Printed()
+
+
 def _into(kind: str, name: str, path: Path) -> None:
     collector = _collector.get()
     targets = list(_captures.get()) + ([collector.printed] if collector else [])
