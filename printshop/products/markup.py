@@ -131,6 +131,17 @@ def _into(kind: str, name: str, path: Path) -> None:
         getattr(printed, kind).setdefault(name, path)
 
 
+def report(message: str) -> None:
+    """A field's problem, at the field's place. Outside any build, an error: never lost."""
+    collector = _collector.get()
+    where = _where.get() or (collector.where if collector else None)
+    text = f"{where.label}: {message}" if where and where.label else message
+    if collector is None:
+        raise PrintshopError.at(where.path if where else "template", text,
+                                where.line if where else None)
+    collector.warn(Problem(display_path(where.path), text, where.line))
+
+
 def printed_icon(name: str, path: Path) -> None:
     _into("icons", name, path)
 

@@ -21,6 +21,7 @@ from printshop.source.images import ImageRefused, check_image_size
 # the safe zone's top (under the head band of result cards)
 ART_FRAME_HEIGHT = 0.40
 ART_FRAME_TOP_MM = 10.5
+COARSE = "ppi where it prints"   # in the message of a picture too coarse for the profile
 
 
 def art_frame(size, bleed: float, safe: float) -> dict:
@@ -77,7 +78,7 @@ class CardArt:
             ppi = effective_ppi(pixels, width_mm, height_mm)
             if self.min_ppi is not None and ppi < self.min_ppi:
                 problems.append(f"picture '{shown}' is {pixels[0]}×{pixels[1]} pixels: "
-                                f"{ppi:.0f} ppi where it prints ({width_mm:.1f} × "
+                                f"{ppi:.0f} {COARSE} ({width_mm:.1f} × "
                                 f"{height_mm:.1f} mm), under the {self.min_ppi} ppi the "
                                 "print profile asks for; it will print soft")
         return {"src": path.as_uri(), "path": path, "shown": shown, "problems": problems}

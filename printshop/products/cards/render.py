@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from printshop.errors import PrintshopError
+from printshop.products.cards.art import COARSE
 from printshop.products.cards.imposition import Page, impose_printshop
 from printshop.output import BuildOutput
 from printshop.products import BuildContext
@@ -85,8 +87,13 @@ def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
                 sizes = {(g.size.width, g.size.height) for g in file_groups}
                 trim = next(iter(sizes)) if settings.layout == "printshop" and \
                     len(sizes) == 1 else None
-                pdf = finish_for_profile(ctx, project, profile, pdf, trim, file_title,
-                                         file_name)
+                try:
+                    pdf = finish_for_profile(ctx, project, profile, pdf, trim, file_title,
+                                             file_name)
+                except PrintshopError as exc:
+                    # the pictures preflight finds too coarse, named at their cards
+                    coarse = [w for w in ctx.warnings if COARSE in w.message]
+                    raise PrintshopError(coarse + exc.problems) from None
             output.add(file_name, pdf)
     if "png" in settings.formats:
         output.add_tree(name, export_png(ctx, composer, groups, fit, settings, name))
