@@ -36,6 +36,9 @@ FIELD_TAGS = {"b", "i", "em", "strong", "br", "sup", "sub", "small", "span", "u"
 FIELD_BLOCK_TAGS = FIELD_TAGS | {"p", "ul", "ol", "li", "div", "blockquote", "hr", "dl", "dt",
                                  "dd"}
 _TAG = re.compile(r"<\s*/?\s*([A-Za-z][A-Za-z0-9-]*)")
+# what markdown-it itself writes for a field's Markdown
+MARKDOWN_TAGS = {"strong", "em", "code", "br", "s", "p", "ul", "ol", "li", "blockquote", "hr",
+                 "pre", "h1", "h2", "h3", "h4", "h5", "h6"}
 DEFAULT_INK = "#000000"
 
 
@@ -191,6 +194,13 @@ class _Events:
         self.fields = fields
         self.ink = ink
         self.found: list[tuple] = []
+        self.kept: list[str] = []
+        self.refused: set[str] = set()
+
+    def keep(self, html: str) -> str:
+        """`html` (printshop's own: an icon, a picture) kept out of the HTML cleaning."""
+        self.kept.append(html)
+        return f"\ue000{len(self.kept) - 1}\ue001"
 
     def icon(self, meta: dict) -> str:
         name = meta["name"]
@@ -198,11 +208,12 @@ class _Events:
             icon = self.fields.icons.find(name)
         except UnknownIcon as exc:
             self.found.append(("warn", f"{exc}; a placeholder prints instead"))
-            return f'<span class="missing-icon">[{escape(name)}?]</span>'
+            return self.keep(f'<span class="missing-icon">[{escape(name)}?]</span>')
         self.found.append(("icon", name, icon.path))
         asked = meta["attrs"].get("colour") or meta["attrs"].get("color")
         colour = self.fields.colour(asked, self.found) if asked else self.ink
-        return str(self.fields.icons.html(icon, colour, meta["attrs"].get("size", "1.15em")))
+        return self.keep(str(self.fields.icons.html(icon, colour,
+                                                    meta["attrs"].get("size", "1.15em"))))
 
     def image(self, token, alt: str) -> str:
         root = self.fields.root
@@ -212,24 +223,36 @@ class _Events:
         except UnsafePath as exc:
             self.found.append(("warn", f"picture '{src}' {exc} (a path relative to the "
                                "project folder); a placeholder prints instead"))
-            return (f'<span class="missing-image" role="img">Missing image: '
-                    f"<code>{escape(src)}</code></span>")
+            return self.keep(f'<span class="missing-image" role="img">Missing image: '
+                             f"<code>{escape(src)}</code></span>")
         shown = path.relative_to(root.resolve()).as_posix() \
             if root.resolve() in path.parents else src
         self.found.append(("picture", shown, path))
-        return (f'<img class="field-image" src="{path.as_uri()}" alt="{escape(alt)}" '
-                'style="max-width: 100%; max-height: 2.6em; vertical-align: middle;">')
+        return self.keep(f'<img class="field-image" src="{path.as_uri()}" alt="{escape(alt)}" '
+                         'style="max-width: 100%; max-height: 2.6em; vertical-align: middle;">')
 
     def html(self, content: str, allowed: set[str]) -> str:
-        import nh3
-
-        refused = sorted({tag.lower() for tag in _TAG.findall(content)} - allowed)
-        for tag in refused:
+        """Raw HTML: passed on whole (cleaned once, with the rest of the field, so a <b> and
+        its </b> in two pieces still hold their words); a tag not allowed is named once."""
+        for tag in sorted({tag.lower() for tag in _TAG.findall(content)} - allowed):
+            if tag in self.refused:
+                continue
+            self.refused.add(tag)
             hint = " (write ![caption](path) for a picture)" if tag == "img" else ""
             self.found.append(("warn", f"HTML <{tag}> is not printed in a field: left out"
                                f"{hint}; allowed: {', '.join(sorted(FIELD_TAGS))}"))
-        return nh3.clean(content, tags=allowed, attributes={"span": {"class"}},
-                         strip_comments=True, link_rel=None)
+        return content
+
+    def finish(self, html: str, block: bool) -> str:
+        import nh3
+
+        if self.refused or "<" in html:
+            tags = (FIELD_BLOCK_TAGS if block else FIELD_TAGS) | MARKDOWN_TAGS
+            html = nh3.clean(html, tags=tags, attributes={"span": {"class"}},
+                             strip_comments=True, link_rel=None)
+        for number, kept in enumerate(self.kept):
+            html = html.replace(f"\ue000{number}\ue001", kept)
+        return html
 
 
 class FieldMarkup:
@@ -267,7 +290,7 @@ class FieldMarkup:
             events = _Events(self, colour or self.ink)
             env = {"events": events}
             html = _PARSER.render(key[0], env) if block else _PARSER.renderInline(key[0], env)
-            cached = (html, tuple(events.found))
+            cached = (events.finish(html, block), tuple(events.found))
             if len(self._cache) < self.MAX_CACHED:
                 self._cache[key] = cached
         html, found = cached
