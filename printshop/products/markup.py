@@ -28,7 +28,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from printshop.errors import PrintshopError, Problem, display_path
-from printshop.safepath import UnsafePath, resolve_inside
+from printshop.safepath import UnsafePath, project_url, resolve_inside
 from printshop.source.icons import UnknownIcon, icon_set, use_icons
 
 FIELD_TAGS = {"b", "i", "em", "strong", "br", "sup", "sub", "small", "span", "u", "s",
@@ -228,7 +228,8 @@ class _Events:
         shown = path.relative_to(root.resolve()).as_posix() \
             if root.resolve() in path.parents else src
         self.found.append(("picture", shown, path))
-        return self.keep(f'<img class="field-image" src="{path.as_uri()}" alt="{escape(alt)}" '
+        return self.keep(f'<img class="field-image" src="{project_url(path, root)}" '
+                         f'alt="{escape(alt)}" '
                          'style="max-width: 100%; max-height: 2.6em; vertical-align: middle;">')
 
     def html(self, content: str, allowed: set[str]) -> str:

@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 
 from printshop.deps import record_file, record_missing
 from printshop.resources import TEMPLATES_DIR
+from printshop.safepath import project_url
 
 ICONS_FOLDER = "icons"                 # a project's own, in its folder
 BUNDLED = [TEMPLATES_DIR / "icons" / "printshop", TEMPLATES_DIR / "icons" / "game-icons"]
@@ -103,7 +104,8 @@ class IconSet:
         style = f"width: {size}; height: {size}; vertical-align: -0.2em;"
         title = escape(label or icon.name)
         if not icon.bundled:
-            return Markup(f'<img class="icon icon-{icon.name}" src="{icon.path.resolve().as_uri()}"'
+            src = project_url(icon.path, self.root) if self.root else icon.path.as_uri()
+            return Markup(f'<img class="icon icon-{icon.name}" src="{src}"'
                           f' alt="{title}" style="{style}">')
         box, inner = self._body(icon.path)
         inner = inner.replace("currentColor", str(escape(colour)))

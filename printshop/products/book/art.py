@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 from printshop.errors import Problem
 from printshop.products import markup
 from printshop.products.credits import icon_credits, picture_credits, shown
-from printshop.safepath import UnsafePath, resolve_inside
+from printshop.safepath import UnsafePath, project_url, resolve_inside
 from printshop.source.credits import credit_for, missing_credit_message
 
 PLACES = ("column", "left", "right", "opener")
@@ -78,7 +78,7 @@ def art_figure(project, argument: str, attrs: dict, md) -> Markup:
         name = shown(path, project.root)
         markup.printed_picture(name, path)
         credit = credit_for(path, name)
-        picture = f'<img src="{path.as_uri()}" alt="{escape(caption)}">'
+        picture = f'<img src="{project_url(path, project.root)}" alt="{escape(caption)}">'
         who = ", ".join(p for p in (credit.author, credit.licence) if p)
         credit_line = f'<span class="art-credit">{escape(who)}</span>' if who else ""
     text = md(caption) if caption else ""
@@ -104,7 +104,7 @@ def cover(project, name: str | None, width_mm: float, height_mm: float,
     credit = credit_for(path, shown_name)
     if not credit.complete:
         markup.report(missing_credit_message(credit, shown(path.parent, project.root)))
-    return {"src": path.as_uri(), "name": name, "style": style,
+    return {"src": project_url(path, project.root), "name": name, "style": style,
             "credit": ", ".join(p for p in (credit.author, credit.licence) if p)}
 
 
@@ -122,3 +122,29 @@ def colophon_credits(project, reader, printed: markup.Printed) -> dict:
     return {"pictures": [{"file": c.file, "line": c.line(), "complete": c.complete}
                          for c in pictures],
             "icons": icon_credits(every, project.root)}
+
+
+def embed_images(html: str, roots) -> str:
+    """The screen edition is one file: project images become data URLs (already checked)."""
+    import base64
+    import mimetypes
+    import re
+    from urllib.parse import unquote, urlsplit
+
+    from printshop.safepath import resolve_inside
+
+    def inline(match):
+        path = resolve_inside(unquote(urlsplit(match[2]).path), roots, allow_absolute=True)
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        return f'{match[1]}"data:{mime};base64,{data}"'
+
+    def inline_project(match):     # project:art/x.png (safepath.project_url)
+        path = resolve_inside(unquote(match[2][len("project:"):]), list(roots)[:1],
+                              base=Path(list(roots)[0]))
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        return f'{match[1]}"data:{mime};base64,{data}"'
+
+    html = re.sub(r'(<img[^>]*?\ssrc=)"(project:[^"]+)"', inline_project, html)
+    return re.sub(r'(<img[^>]*?\ssrc=)"(file://[^"]+)"', inline, html)

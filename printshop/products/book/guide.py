@@ -27,7 +27,8 @@ from printshop.products.printing import (colours_for, finish_for_profile, palett
 from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.products import markup
-from printshop.products.book.art import art_figure, check_art, colophon_credits, cover
+from printshop.products.book.art import (art_figure, check_art, colophon_credits, cover,
+                                         embed_images)
 from printshop.source.markdown import Manuscript, MarkdownReader
 from printshop.source.schema import Strict
 
@@ -373,24 +374,6 @@ def book_press_css(profile) -> str:
         rules.append("@page { @bottom-left { vertical-align: top; padding-top: 2mm; } "
                      "@bottom-right { vertical-align: top; padding-top: 2mm; } }")
     return "\n".join(rules) + "\n"
-
-
-def embed_images(html: str, roots) -> str:
-    """The screen edition is one file: project images become data URLs (already checked)."""
-    import base64
-    import mimetypes
-    import re
-    from urllib.parse import unquote, urlsplit
-
-    from printshop.safepath import resolve_inside
-
-    def inline(match):
-        path = resolve_inside(unquote(urlsplit(match[2]).path), roots, allow_absolute=True)
-        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        return f'{match[1]}"data:{mime};base64,{data}"'
-
-    return re.sub(r'(<img[^>]*?\ssrc=)"(file://[^"]+)"', inline, html)
 
 
 def _strip_first_heading(html: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from printshop.products import markup
-from printshop.safepath import UnsafePath, resolve_inside
+from printshop.safepath import UnsafePath, project_url, resolve_inside
 from printshop.source.images import ImageRefused, check_image_size
 
 # where a template's art frame is, as a share of the card: its height, and its top below
@@ -81,7 +81,8 @@ class CardArt:
                                 f"{ppi:.0f} {COARSE} ({width_mm:.1f} × "
                                 f"{height_mm:.1f} mm), under the {self.min_ppi} ppi the "
                                 "print profile asks for; it will print soft")
-        return {"src": path.as_uri(), "path": path, "shown": shown, "problems": problems}
+        return {"src": project_url(path, self.root), "path": path, "shown": shown,
+                "problems": problems}
 
 
 def effective_ppi(pixels: tuple[int, int], width_mm: float, height_mm: float) -> float:
