@@ -203,3 +203,29 @@ def test_an_edited_spreadsheet_rebuilds_its_deck(two_decks):
     report = build_project(project, out, strict=True)
     assert report.built == ["from-xlsx"]
     assert "Burns an hour." in pdf_text(out / "from-xlsx.pdf")
+
+
+def test_a_guide_table_from_an_ods_is_read_and_recorded(tmp_path):
+    from printshop import deps
+
+    root = tmp_path / "project"
+    (root / "tables").mkdir(parents=True)
+    write_ods(root / "tables" / "weather.ods", {"Weather": [
+        ["d6", "Weather"], ["1-3", "Fair"], ["4-5", "Rain"], ["6", "Storm\nand hail"]]})
+    (root / "tables" / "weather.yaml").write_text(
+        "title: Weather\ndice: d6\ncolumns:\n  - {key: weather, label: Weather}\n"
+        "rows: weather.ods\n")
+    (root / "printshop.yaml").write_text("title: T\nproducts: {}\n")
+    project = Project.load(root)
+    recorder = deps.Recorder()
+    with deps.recording(recorder):
+        table = project.tables["weather"]
+    assert [(r.roll, r["weather"]) for r in table.rows] == [
+        ((1, 3), "Fair"), ((4, 5), "Rain"), ((6, 6), "Storm\\\nand hail")]
+    assert str(root / "tables" / "weather.ods") in recorder.files   # its edits rebuild
+    write_ods(root / "tables" / "weather.ods", {"Weather": [
+        ["d6", "Weather"], ["1-3", "Fair"], ["4-5", "Rain"]]})
+    with pytest.raises(PrintshopError) as info:
+        Project.load(root).tables  # noqa: B018
+    assert str(info.value) == (f"{root}/tables/weather.yaml:5:7: no row for 6 on 1d6: every "
+                               "result needs exactly one row")
