@@ -226,8 +226,9 @@ def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) 
     if dice is not None and len(rows) == len(spec.rows):
         _check_coverage(dice, rows, doc, problems, base)
     if spec.dice is None and rows and sum(r.weight for r in rows) <= 0:
-        problems.at(doc.where(base + ("rows",)), "rows: the weights add up to zero, nothing "
-                    "could ever be picked")
+        where = doc.where(base + ("rows",))
+        problems.add(where[0], "rows: the weights add up to zero, nothing could ever be "
+                     "picked", where[1])
     problems.raise_if_any()
     return Table(id=table_id, path=path, title=spec.title, columns=list(spec.columns),
                  rows=rows, description=spec.description, dice=dice,
@@ -375,8 +376,9 @@ def _check_coverage(dice: Dice, rows: list[Row], doc: YamlDoc, problems: Problem
             owner.setdefault(value, row)
     missing = [v for v in outcomes if v not in owner]
     if missing:
-        problems.at(doc.where(base + ("rows",)), f"no row for {_ranges(missing)} on "
-                    f"{dice.text}: every result needs exactly one row")
+        where = doc.where(base + ("rows",))
+        problems.add(where[0], f"no row for {_ranges(missing)} on {dice.text}: every result "
+                     "needs exactly one row", where[1])
 
 
 def row_name(row: Row) -> str:
