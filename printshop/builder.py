@@ -46,12 +46,25 @@ def check_project(source: Path, names: list[str] | None = None,
 
 def _check_all(products: list[Product], ctx: BuildContext) -> None:
     problems = Problems()
+    from printshop.products import markup
+
     for product in products:
         try:
-            product.check(ctx)
+            with markup.collecting(ctx.warn, _entry_place(product)):
+                _check(product, ctx)
         except PrintshopError as exc:
             problems.extend(exc)
     problems.raise_if_any()
+
+
+def _check(product, ctx) -> None:
+    """A product's own checks, after those of the layout it is asked for (--layout)."""
+    from printshop.products import layouts
+    from printshop.products.book import cover
+
+    layouts.check(ctx, product)
+    cover.check_flag(ctx, product)
+    product.check(ctx)
 
 
 def build_project(source: Path, out: Path, names: list[str] | None = None,
@@ -293,7 +306,7 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
                 product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name])
                 with deps.recording(recorders[product.name]), \
                         markup.collecting(product_ctx.warn, _entry_place(product)):
-                    product.check(product_ctx)
+                    _check(product, product_ctx)
             except PrintshopError as exc:
                 with lock:
                     check_problems.extend(exc)

@@ -39,7 +39,7 @@ def built(tmp_path_factory):
     (root / "guide" / "01-caves.md").write_text(CHAPTER)
     (root / "printshop.yaml").write_text(
         "title: Cave Book\nproducts:\n  book:\n    kind: guide\n    chapters: guide\n"
-        "    cover: art/cover.png\n    formats: [pdf]\n    profile: dtrpg-book\n")
+        "    cover: {image: art/cover.png}\n    formats: [pdf]\n    profile: dtrpg-book\n")
     png(root / "art" / "cover.png", (2700, 3450), COVER)    # 300 ppi over page and bleed
     png(root / "art" / "cave.png", (2600, 1100), CAVE)
     (root / "art" / "credits.yaml").write_text(
