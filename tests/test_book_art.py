@@ -39,7 +39,8 @@ def built(tmp_path_factory):
     (root / "guide" / "01-caves.md").write_text(CHAPTER)
     (root / "printshop.yaml").write_text(
         "title: Cave Book\nproducts:\n  book:\n    kind: guide\n    chapters: guide\n"
-        "    cover: {image: art/cover.png}\n    formats: [pdf]\n    profile: dtrpg-book\n")
+        "    cover: {image: art/cover.png}\n    formats: [pdf]\n"
+        "  wrap: {kind: cover, book: book, profile: dtrpg-book}\n")
     png(root / "art" / "cover.png", (2700, 3450), COVER)    # 300 ppi over page and bleed
     png(root / "art" / "cave.png", (2600, 1100), CAVE)
     (root / "art" / "credits.yaml").write_text(
@@ -49,27 +50,44 @@ def built(tmp_path_factory):
     return root, out, report
 
 
-def test_the_cover_covers_the_first_page_and_its_bleed(built):
+def page_pixels(pdf: Path, page: int = 0):
     import pikepdf
     import pypdfium2 as pdfium
 
-    _, out, _ = built
-    pdf = out / "book.pdf"
     with pikepdf.open(pdf) as doc:
-        page = doc.pages[0]
-        media = [float(v) for v in page.MediaBox]
-        bleed = [float(v) for v in page.obj.get("/BleedBox", page.MediaBox)]
+        media = [float(v) for v in doc.pages[page].MediaBox]
+        trim = [float(v) for v in doc.pages[page].obj.get("/TrimBox", doc.pages[page].MediaBox)]
+        bleed = [float(v) for v in doc.pages[page].obj.get("/BleedBox",
+                                                            doc.pages[page].MediaBox)]
     document = pdfium.PdfDocument(str(pdf))
-    image = document[0].render(scale=1).to_pil().convert("RGB")
+    image = document[page].render(scale=1).to_pil().convert("RGB")
     document.close()
 
-    def at(x_pt, y_pt):   # PDF points from the bottom left of the media box
+    def at(x_pt, y_pt):   # PDF points, from the bottom left of the media box
         return image.getpixel((round(x_pt - media[0]), round(media[3] - y_pt)))
+    return at, trim, bleed
 
-    assert bleed[0] > media[0] or bleed == media
-    for x, y in ((bleed[0] + 3, bleed[3] - 3), (bleed[2] - 3, bleed[1] + 3)):  # the bleed's
-        assert all(abs(a - b) < 30 for a, b in zip(at(x, y), COVER)), (x, y)   # corners (in CMYK)
-    assert "Cave Book" in pdf_text(pdf).split("\f")[0]   # the title on the cover
+
+def is_cover(rgb) -> bool:
+    return all(abs(a - b) < 30 for a, b in zip(rgb, COVER))   # (after CMYK, on a press)
+
+
+def test_the_cover_covers_the_first_page(built):
+    _, out, _ = built
+    at, trim, _ = page_pixels(out / "book.pdf")
+    for x, y in ((trim[0] + 2, trim[3] - 2), (trim[2] - 2, trim[1] + 2)):
+        assert is_cover(at(x, y)), (x, y)
+    assert "Cave Book" in pdf_text(out / "book.pdf").split("\f")[0]  # the title on it
+
+
+def test_the_cover_is_the_front_of_the_wrap_into_its_bleed(built):
+    _, out, _ = built
+    at, trim, bleed = page_pixels(out / "wrap.pdf")
+    assert bleed[2] > trim[2]
+    # the front is the wrap's right-hand panel: its outer corners, in the bleed
+    for x, y in ((bleed[2] - 2, bleed[3] - 2), (bleed[2] - 2, bleed[1] + 2)):
+        assert is_cover(at(x, y)), (x, y)
+    assert not is_cover(at(trim[0] + 20, (trim[1] + trim[3]) / 2))   # not on the back
 
 
 def test_opener_spot_art_icons_and_colophon_credits(built):
