@@ -221,7 +221,7 @@ class Guide(Product):
                 return partial((name, argument), "partials/class.html.j2", cls=cls,
                                qualities=_save_qualities(cls))
             if name == "table-index":
-                index = [{"id": t.id, "title": t.title, "dice": t.dice.text if t.dice else None,
+                index = [{"id": t.id, "title": t.title, "dice": t.dice_text,
                           "rows": len(t.rows), "printed": t.id in printed,
                           "file": f"tables/{t.path.name}"}
                          for t in sorted(tables.values(), key=lambda t: t.title.casefold())]
