@@ -227,5 +227,5 @@ def test_a_guide_table_from_an_ods_is_read_and_recorded(tmp_path):
         ["d6", "Weather"], ["1-3", "Fair"], ["4-5", "Rain"]]})
     with pytest.raises(PrintshopError) as info:
         Project.load(root).tables  # noqa: B018
-    assert str(info.value) == (f"{root}/tables/weather.yaml:5: no row for 6 on 1d6: every "
-                               "result needs exactly one row")
+    assert str(info.value).startswith(f"{root}/tables/weather.yaml:5: no row for 6 on 1d6: "
+                                      "every result needs exactly one row")
