@@ -91,13 +91,16 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
                           large_ok=large_ok)
         ctx = BuildContext(project=project, progress=progress, uncompressed=uncompressed,
                            renderer=renderer)
-        product.check(ctx)
-        if fmt == "json":
-            data = product.json(ctx).encode("utf-8")
-        elif fmt == "html":
-            data = product.html(ctx).encode("utf-8")
-        else:
-            with lost_words_fail_after():
-                data = product.pdf(ctx)
+        from printshop.products import markup
+
+        with markup.collecting(ctx.warn, project.manifest_path or project.root):
+            product.check(ctx)
+            if fmt == "json":
+                data = product.json(ctx).encode("utf-8")
+            elif fmt == "html":
+                data = product.html(ctx).encode("utf-8")
+            else:
+                with lost_words_fail_after():
+                    data = product.pdf(ctx)
     return RolledPack(data=data, seed=options.seed, count=options.count, default_name=name,
                       pages=getattr(product, "pages", 0), warnings=ctx.warnings)
