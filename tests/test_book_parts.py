@@ -208,3 +208,39 @@ def test_on_one_worker_the_colophon_is_laid_out_last_where_it_starts_and_finishe
     finished = [result for job, result in (s for s in seen if isinstance(s, tuple))
                 if job.resume and job.resume[0] == colophon.keep]
     assert finished and finished[0].resumed
+
+
+class _InThisProcess:
+    """A renderer that renders here, with this process's WeasyPrint patches."""
+
+    def __init__(self):
+        self.jobs: list[RenderJob] = []
+
+    def render(self, jobs):
+        from printshop.render.job import render_job
+
+        self.jobs += jobs
+        return [render_job(job) for job in jobs]
+
+
+def test_where_named_strings_cannot_be_carried_into_a_part_the_book_is_laid_out_whole(
+        renderer):
+    # the patch `carried-strings` skipped (another WeasyPrint): slower, the same pages
+    from printshop.render.weasy import registry
+
+    book_pages._numbers_for.clear()
+    job = _job(_book())
+    in_parts = book_pages.render_book(SimpleNamespace(renderer=renderer, progress=None), job)
+    guess = book_pages.placed_as_json(job)
+    book_pages._numbers_for.clear()
+    here = _InThisProcess()
+    with registry.switched({"carried-strings"}):
+        whole = book_pages.render_book(SimpleNamespace(renderer=here, progress=None), job,
+                                       guess)
+    assert any(j.strings for j in here.jobs)              # the parts were tried first
+    assert here.jobs[-1].html.count("<section") == 5       # then the book, whole
+    assert whole.pages == in_parts.pages
+    ours, theirs = pdf_reader(in_parts.pdf), pdf_reader(whole.pdf)
+    for number, (a, b) in enumerate(zip(ours.pages, theirs.pages), start=1):
+        assert a.extract_text() == b.extract_text(), f"page {number}"
+    assert "TINY BOOK" in theirs.pages[3].extract_text()   # a running head on a left page

@@ -57,3 +57,14 @@ def test_a_cache_folder_that_cannot_be_written_changes_nothing(tmp_path, monkeyp
     monkeypatch.setattr(pyphen, "hdcache", {})
     hyphenation.load("en")
     assert pyphen.Pyphen(lang="en").hd.patterns == _parsed()
+
+
+def test_switched_off_the_dictionary_is_parsed_as_pyphen_does(fresh):
+    from printshop.render.weasy import registry
+
+    with registry.switched({"hyphenation-cache"}):
+        hyphenation.load("en")
+    assert not fresh.exists()                          # no cache written or read
+    loaded = pyphen.Pyphen(lang="en")
+    assert loaded.hd.patterns == _parsed()
+    assert loaded.inserted("hyphenation") == "hy-phen-a-tion"

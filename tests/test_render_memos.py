@@ -1,9 +1,13 @@
-"""What render/weasy/memos.py remembers (line splits, used lengths, Pango set-ups): the pages
-are byte for byte the ones WeasyPrint makes without them, and the work is done less."""
+"""What render/weasy/memos.py remembers (line splits, used lengths, Pango set-ups, style
+attributes): the pages are byte for byte the ones WeasyPrint makes without each of them
+(switched off in the registry), and the work is done less."""
 
 from __future__ import annotations
 
+import pytest
+
 from printshop.render.job import RenderJob, Stylesheet, render_job
+from printshop.render.weasy import memos, registry
 from printshop.resources import TEMPLATES_DIR
 
 PARAGRAPH = ("The hammer falls and the torch gutters, and somebody has to carry the "
@@ -49,15 +53,19 @@ def _render() -> bytes:
                                 base_url=TEMPLATES_DIR.as_uri() + "/", source="test")).pdf
 
 
-def test_remembered_work_makes_the_same_pages_and_is_done_less(monkeypatch):
-    from weasyprint.layout import inline, percent, preferred
-    from weasyprint.text import line_break
-    from weasyprint.text.line_break import Layout
+@pytest.mark.parametrize("name", ["line-splits", "used-lengths", "pango-setups"])
+def test_each_memo_makes_weasyprints_own_pdf(name):
+    ours = _render()
+    with registry.switched({name}):
+        assert not registry.active(name)
+        theirs = _render()
+    assert ours == theirs
 
-    _render()     # a worker's first render puts the memos in place
-    split, lengths, setup = (inline.split_first_line, percent.resolve_percentages,
-                             Layout.setup)
-    assert all(getattr(f, "printshop", False) for f in (split, lengths, setup))
+
+def test_remembered_work_is_done_less(monkeypatch):
+    from weasyprint.layout import percent
+    from weasyprint.text import line_break
+
     # the real work, counted where the originals call it from their modules
     work = {"shaped": 0, "resolved": 0}
     create_layout, resolve_one = line_break.create_layout, percent.resolve_one_percentage
@@ -72,27 +80,36 @@ def test_remembered_work_makes_the_same_pages_and_is_done_less(monkeypatch):
 
     monkeypatch.setattr(line_break, "create_layout", shaped)
     monkeypatch.setattr(percent, "resolve_one_percentage", resolved)
-
-    with monkeypatch.context() as plain:       # WeasyPrint as it comes
-        plain.setattr(inline, "split_first_line", split.original)
-        plain.setattr(preferred, "split_first_line", split.original)
-        for module in lengths.modules:
-            plain.setattr(module, "resolve_percentages", lengths.original)
-        plain.setattr(Layout, "setup", setup.original)
-        theirs = _render()
+    with registry.switched({"line-splits", "used-lengths"}):
+        _render()
         their_work = dict(work)
     work.update(shaped=0, resolved=0)
-    ours = _render()
-    assert ours == theirs
+    _render()
     assert work["shaped"] < their_work["shaped"] * 0.8, (work, their_work)
     assert work["resolved"] < their_work["resolved"] * 0.8, (work, their_work)
+
+
+def test_the_used_lengths_kept_are_every_attribute_weasyprint_sets():
+    # the memo copies `USED` from a box it resolved to the next box of the same style and
+    # containing block: an attribute WeasyPrint sets that is not copied would be missing
+    from weasyprint.formatting_structure import boxes
+
+    resolve = registry.original("weasyprint.layout.percent.resolve_percentages")
+    style = _a_style()
+    for box, block in [(boxes.BlockBox("div", style, None, []), (200, 100)),
+                       (boxes.BlockBox("div", style, None, []), (200, "auto")),
+                       (boxes.PageBox("first", style), (300, 400))]:
+        before = dict(vars(box))
+        resolve(box, block)
+        set_by_weasyprint = {k for k, v in vars(box).items() if before.get(k, box) is not v}
+        assert set_by_weasyprint == set(memos.USED)
 
 
 def test_a_style_copied_to_change_it_does_not_take_the_originals_lengths():
     from weasyprint.formatting_structure import boxes
     from weasyprint.layout import percent
 
-    _render()
+    assert registry.active("used-lengths")
     style = _a_style()
     box = boxes.BlockBox("div", style, None, [])
     percent.resolve_percentages(box, (200, 100))
@@ -126,21 +143,38 @@ def _a_style():
     return styles(element)
 
 
+CARDS = "<body>" + "".join(
+    f'<div class="card" style="position: absolute; left: {n % 3 * 60}mm; top: 0mm; '
+    f'width: 55mm">{n}<p style="font: 9pt Vollkorn; color: #333">Card {n}, its text</p>'
+    '<p style="font: 9pt Vollkorn; color: #333">and a second line</p></div>'
+    for n in range(9)) + "</body>"
+
+
 def test_elements_with_the_same_style_attribute_share_one_computed_style(monkeypatch):
     from weasyprint import CSS, HTML, css
 
-    _render()     # the memos are in place
-    assert getattr(css.find_style_attributes, "printshop", False)
-
-    def styles(find):
-        monkeypatch.setattr(css, "find_style_attributes", find)
-        html = HTML(string="<body>" + "".join(
-            f'<div class="card" style="position: absolute; left: 0mm; top: 0mm;"><p>{n}</p>'
-            "</div>" for n in range(9)) + "</body>")
+    def styles():
+        html = HTML(string=CARDS)
         style_for = css.get_all_computed_styles(html, user_stylesheets=[CSS(string="")])
-        cards = html.etree_element.iter("div")
-        return {id(style_for(card)) for card in cards}, html
+        return {id(style_for(p)) for p in html.etree_element.iter("p")}
 
-    shared, _ = styles(css.find_style_attributes)
-    apart, _ = styles(css.find_style_attributes.original)
-    assert len(shared) == 1 and len(apart) == 9
+    assert registry.active("style-attributes")
+    shared = styles()
+    with registry.switched({"style-attributes"}):
+        apart = styles()
+    # one a card's place (its parent's style attribute: three places), not one a paragraph
+    assert len(shared) == 3 and len(apart) == 18
+
+
+def test_style_attributes_parsed_once_make_weasyprints_own_pdf():
+    fonts = Stylesheet(path=str(TEMPLATES_DIR / "css" / "fonts.css"))
+
+    def render():
+        return render_job(RenderJob(html=CARDS, stylesheets=(fonts,),
+                                    roots=(str(TEMPLATES_DIR),),
+                                    base_url=TEMPLATES_DIR.as_uri() + "/", source="test")).pdf
+
+    ours = render()
+    with registry.switched({"style-attributes"}):
+        theirs = render()
+    assert ours == theirs

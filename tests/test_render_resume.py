@@ -179,13 +179,18 @@ def test_a_part_laid_out_where_it_starts_is_finished_there_even_on_a_left_page()
     assert moved.resumed and moved.pdf == render_job(at_six).pdf
 
 
-def test_with_another_weasyprint_nothing_is_kept_and_parts_are_laid_out_again(monkeypatch):
-    assert resume.supported()       # the WeasyPrint this was written against
-    monkeypatch.setattr(resume, "_supported", None)
-    monkeypatch.setitem(resume._WRITTEN_AGAINST, "page.remake_page", "0" * 32)
-    assert not resume.supported()
-    kept = _first_pass(_part(["00"] * 6), "10:1", TABULAR)
-    assert not kept.kept_by
-    job = _numbered(_part(["12"] * 6), 3, TABULAR)
-    finished = render_job(replace(job, resume=("10:1", 3)))
-    assert not finished.resumed and finished.pdf == render_job(job).pdf
+def test_with_another_weasyprint_nothing_is_kept_and_parts_are_laid_out_again():
+    import dataclasses
+
+    from printshop.render.weasy import registry
+
+    assert registry.active("kept-layouts")     # the WeasyPrint this was written against
+    changed = dataclasses.replace(resume.KEPT_LAYOUTS, targets={
+        **resume.KEPT_LAYOUTS.targets, "weasyprint.layout.page.remake_page": "0" * 16})
+    with registry.switched((), [changed]) as decided:
+        assert decided["kept-layouts"].state == "skipped"
+        kept = _first_pass(_part(["00"] * 6), "10:1", TABULAR)
+        assert not kept.kept_by
+        job = _numbered(_part(["12"] * 6), 3, TABULAR)
+        finished = render_job(replace(job, resume=("10:1", 3)))
+        assert not finished.resumed and finished.pdf == render_job(job).pdf

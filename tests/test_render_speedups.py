@@ -1,7 +1,10 @@
-"""The library fixes in render/weasy/speedups.py: same parse, and the parser's cache now hits."""
+"""The speed-ups of render/weasy/speedups.py: each makes the pages WeasyPrint makes without
+it (switched off in the registry), and does less work; WeasyPrint imported quickly
+(render/weasy/library.py) loads the same libraries."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -11,7 +14,9 @@ import pytest
 tinyhtml5 = pytest.importorskip("tinyhtml5")
 from tinyhtml5 import inputstream
 
-from printshop.render.weasy import speedups
+from printshop.render.job import RenderJob, Stylesheet, render_job
+from printshop.render.weasy import registry, speedups
+from printshop.resources import TEMPLATES_DIR
 
 HTML = ("<!DOCTYPE html><p class='a'>Fish &amp; chips &lt;3 <b>bold</b>\n<!-- note -->"
         "<td>x</td><pre>  spaced  </pre><a href=\"#x\" title='t'>link</a></p>")
@@ -21,18 +26,23 @@ def _tree(html: str) -> str:
     return ET.tostring(tinyhtml5.parse(html), encoding="unicode")
 
 
-def test_the_parse_is_the_same_and_the_stop_character_cache_hits(monkeypatch):
-    monkeypatch.setattr(inputstream, "characters_until_regex", {})
-    before = _tree(HTML)
-    speedups.apply()
+def test_the_parse_is_the_same_and_the_stop_character_cache_hits():
+    assert registry.active("parser-regexes")
     cache = inputstream.characters_until_regex
-    assert _tree(HTML) == before
-    entries = dict(cache)
+    ours = _tree(HTML)
+    with registry.switched({"parser-regexes"}):
+        own = inputstream.characters_until_regex
+        assert type(own) is dict
+        theirs = _tree(HTML)
+        # tinyhtml5's own keeps each regex under the regex: its lookups never hit
+        assert own and all(isinstance(key[0], re.Pattern) for key in own)
+    assert ours == theirs
+    assert inputstream.characters_until_regex is not cache   # a fresh one, after the switch
+    _tree(HTML)
+    entries = dict(inputstream.characters_until_regex)
     assert entries and all(isinstance(key[0], (str, tuple, frozenset)) for key in entries)
     _tree(HTML)
-    assert dict(cache) == entries     # the second parse found every regex in the cache
-    speedups.apply()                  # applying twice keeps the cache
-    assert inputstream.characters_until_regex is cache
+    assert dict(inputstream.characters_until_regex) == entries   # the second parse hit
 
 
 _LIBRARIES = """
@@ -55,7 +65,7 @@ def test_weasyprint_imported_quickly_loads_the_libraries_its_own_import_loads():
         return set(out.split())
 
     own = loaded("import weasyprint")
-    quick = loaded("from printshop.render.weasy.speedups import import_weasyprint\n"
+    quick = loaded("from printshop.render.weasy.library import import_weasyprint\n"
                    "import_weasyprint()")
     assert quick == own
     assert any("libharfbuzz-subset" in name for name in own)
@@ -66,49 +76,51 @@ _PAGES = ("<!DOCTYPE html><style>@page {{ size: 60mm 40mm; margin: 8mm; {rule} }
           "<p>One</p><p>Two</p><p>Three</p>")
 
 
-def _render(html: str, skip: bool, monkeypatch) -> bytes:
-    from weasyprint import HTML, layout
-
-    from printshop.render.job import _font_config
-
-    fonts = _font_config(None)     # WeasyPrint imported and the speed-ups applied
-    if not skip and getattr(layout.make_margin_boxes, "printshop", False):
-        from weasyprint.layout import page
-
-        monkeypatch.setattr(layout, "make_margin_boxes", page.make_margin_boxes)
-    document = HTML(string=html).render(font_config=fonts)
-    pdf = document.write_pdf()
-    monkeypatch.undo()
-    return pdf
+def _render(html: str, off=()) -> bytes:
+    fonts = Stylesheet(path=str(TEMPLATES_DIR / "css" / "fonts.css"))
+    with registry.switched(off):
+        return render_job(RenderJob(html=html, stylesheets=(fonts,), roots=(str(TEMPLATES_DIR),),
+                                    base_url=TEMPLATES_DIR.as_uri() + "/", source="test")).pdf
 
 
 def test_pages_without_margin_boxes_come_out_the_same_without_making_them(monkeypatch):
-    from weasyprint import layout
-
+    made = _count_margin_boxes(monkeypatch)
     html = _PAGES.format(rule="")
-    assert _render(html, True, monkeypatch) == _render(html, False, monkeypatch)
-    assert getattr(layout.make_margin_boxes, "printshop", False)
+    ours = _render(html)
+    assert not made
+    assert ours == _render(html, {"absent-margin-boxes"})
+    assert len(made) == 16 * 3      # WeasyPrint's own made them all, to draw nothing
 
 
-def test_a_margin_box_with_content_is_still_made(monkeypatch):
+def test_a_margin_box_with_content_is_still_made():
     import io
 
     from pypdf import PdfReader
 
     html = _PAGES.format(rule="@top-center { content: 'Running head ' counter(page); }")
-    ours = _render(html, True, monkeypatch)
-    assert ours == _render(html, False, monkeypatch)
+    ours = _render(html)
+    assert ours == _render(html, {"absent-margin-boxes"})
     texts = [page.extract_text() for page in PdfReader(io.BytesIO(ours)).pages]
     assert [t.count("Running head") for t in texts] == [1, 1, 1]
     assert "Running head 3" in texts[2]
 
 
-def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings():
+def _count_margin_boxes(monkeypatch) -> list:
+    from weasyprint.formatting_structure import boxes
+
+    made = []
+    real = boxes.MarginBox.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(args[0])
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(boxes.MarginBox, "__init__", counting)
+    return made
+
+
+def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings(monkeypatch):
     # the book's first pass: no margin boxes, no backgrounds, nothing else changes
-    from weasyprint import layout
-
-    from printshop.render.job import RenderJob, render_job
-
     sections = "".join(
         f"<h2 id='s{i}' style='string-set: head content(); background: #eee'>Part {i}</h2>"
         + "<p style='background: url(data:image/gif;base64,R0lGODlhAQABAAAAACw=)'>"
@@ -117,21 +129,30 @@ def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings():
     html = (f"<html><head><style>@page {{ size: 90mm 80mm; @top-center {{ content: "
             f"string(head) ' ' counter(page) }} }}</style></head><body>{sections}</body>"
             "</html>")
-    full, only = (render_job(RenderJob(html=html, stylesheets=(), roots=("/nonexistent",),
-                                       base_url="file:///nonexistent/", source="test",
-                                       anchors=True, layout_only=flag))
-                  for flag in (False, True))
-    assert only.pdf == b"" and full.pages == only.pages > 3
-    assert only.anchors == full.anchors and len(only.anchors) == 8
-    assert only.strings == full.strings and len(only.strings["head"]) == 8
-    assert getattr(layout.layout_backgrounds, "printshop", False)
+
+    def render(layout_only: bool):
+        return render_job(RenderJob(html=html, stylesheets=(), roots=("/nonexistent",),
+                                    base_url="file:///nonexistent/", source="test",
+                                    anchors=True, layout_only=layout_only))
+
+    made = _count_margin_boxes(monkeypatch)
+    full = render(False)
+    made.clear()
+    only = render(True)
+    assert not made
+    with registry.switched({"layout-only"}):
+        theirs = render(True)
+    assert made                       # WeasyPrint's own makes them, never drawn
+    assert only.pdf == theirs.pdf == b"" and full.pages == only.pages == theirs.pages > 3
+    assert only.anchors == full.anchors == theirs.anchors and len(only.anchors) == 8
+    assert only.strings == full.strings == theirs.strings and len(only.strings["head"]) == 8
 
 
 def test_font_subsets_make_their_arrays_with_one_parse_of_their_type():
     from weasyprint.pdf import fonts
     from weasyprint.text.ffi import ffi
 
-    speedups.apply()
+    assert registry.active("array-types")
     assert isinstance(fonts.ffi, speedups._OpenArrays)
     before = len(ffi._parsed_types)
     for size in range(3, 40):
@@ -142,3 +163,10 @@ def test_font_subsets_make_their_arrays_with_one_parse_of_their_type():
     # anything else goes to cffi as it is
     assert len(fonts.ffi.new("hb_codepoint_t[8]")) == 8
     assert fonts.ffi.NULL == ffi.NULL
+
+
+def test_fonts_subset_with_open_arrays_make_weasyprints_own_pdf():
+    html = ("<p style='font: 10pt Vollkorn'>Vollkorn, <b>bold</b> and <i>italic</i></p>"
+            "<p style='font: 12pt \"Pirata One\"'>A Pirate's Heading</p>"
+            "<p style='font: 9pt \"Roboto Condensed\"'>Roboto Condensed 0123456789</p>")
+    assert _render(html) == _render(html, {"array-types"})

@@ -71,7 +71,7 @@ class ChunkCache:
 
     def get(self, key: str):
         from printshop.render.weasy.fit import Outside, Overflow
-        from printshop.render.pdf.layers import slot_from_dict
+        from printshop.render.weasy.slots import slot_from_dict
         from printshop.render.job import RenderResult
         from printshop.errors import Problem
 
@@ -104,7 +104,7 @@ class ChunkCache:
 
     def put(self, key: str, result) -> None:
         """Kept until `commit`."""
-        if result.refused or result.lost:
+        if result.refused or result.lost or not result.strings_carried:
             return
         meta = {"format": FORMAT, "pdf_sha256": hashlib.sha256(result.pdf).hexdigest(),
                 "pages": result.pages,

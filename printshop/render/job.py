@@ -93,6 +93,9 @@ class RenderResult:
     # words of the document missing from its pages or printed more often (errors: the
     # build fails with them; render/weasy/words.py)
     lost: list[Problem] = field(default_factory=list)
+    # with `strings`: False when they could not be carried into the layout (the patch
+    # `carried-strings` skipped): the book is then laid out whole (products/book/parts.py)
+    strings_carried: bool = True
 
 
 _process_state: dict = {}
@@ -162,9 +165,10 @@ def _forget_fonts_whose_files_are_gone() -> None:
     """A font configuration whose folder of @font-face files was removed under it (a
     temporary folder cleaned while `serve` ran for days) would fail every job after: it is
     made again, with the stylesheets that added fonts to it, as in a new worker."""
+    from printshop.render.weasy.font_folder import folder_gone
+
     for config in _process_state.get("fonts", {}).values():
-        folder = getattr(config, "_folder", None)
-        if folder is not None and not os.path.isdir(folder):
+        if folder_gone(config):
             _forget_process_state()
             return
 
@@ -203,11 +207,9 @@ def preload() -> None:
     """In the first worker, before it forks the others (render/pool/pool.py): WeasyPrint's
     modules, most of a worker's start, imported once for all of them. The fonts are each
     worker's own (`warm_up`)."""
-    from printshop.render.weasy.speedups import import_weasyprint
+    from printshop.render.weasy import library
 
-    import_weasyprint()
-    import weasyprint.layout  # noqa: F401
-    import weasyprint.pdf  # noqa: F401
+    library.preload()     # WeasyPrint imported and patched (render/weasy/registry.py)
 
     # what the first job would import (~0.03 s): the fetcher (and the email parser it
     # reads data: URLs with), the fit check
@@ -247,26 +249,21 @@ def _fonts():
 def _font_config(job: RenderJob | None):
     """One FontConfiguration per font policy and process: fontconfig reads its file when
     the configuration is made, so each policy gets its own file and its own object."""
-    from printshop.render.weasy.speedups import import_weasyprint
+    from printshop.render.weasy.library import import_weasyprint
 
     import_weasyprint()
     from weasyprint.text.fonts import FontConfiguration
 
-    from printshop.render.weasy import registry, speedups
-    from printshop.render.fonts import (BUNDLED_ONLY, isolate_fontconfig,
-                                        remove_font_folder_at_exit)
-    from printshop.render.weasy.subsetting import keep_font_dates
+    from printshop.render.fonts import BUNDLED_ONLY, isolate_fontconfig
+    from printshop.render.weasy import font_folder, registry
 
     policy = (job.fonts if job is not None else None) or BUNDLED_ONLY
     configs = _process_state.setdefault("fonts", {})
     if policy not in configs:
-        if not configs:
-            speedups.apply()
-            registry.apply_all()
+        registry.apply_all()      # once a process: every patch of WeasyPrint
         isolate_fontconfig(policy)
-        keep_font_dates()
         configs[policy] = FontConfiguration()
-        remove_font_folder_at_exit(configs[policy])
+        font_folder.remove_at_exit(configs[policy])
     return configs[policy]
 
 
@@ -282,7 +279,7 @@ def render_job(job: RenderJob) -> RenderResult:
 
 
 def _render_job(job: RenderJob) -> RenderResult:
-    _font_config(job)    # the first: it imports WeasyPrint (render/weasy/speedups.py)
+    _font_config(job)    # the first: it imports and patches WeasyPrint (render/weasy/)
     from weasyprint import HTML
 
     from printshop.render.fetcher import ProjectFetcher
@@ -303,6 +300,7 @@ def _render_job(job: RenderJob) -> RenderResult:
                 cache=images)
 
     kept = resumed = False
+    strings_carried = True
     faces_refused: list[Problem] = []
     try:
         if job.stamps:
@@ -313,10 +311,11 @@ def _render_job(job: RenderJob) -> RenderResult:
         else:
             carry = contextlib.nullcontext()
             if job.strings:
-                from printshop.render.weasy import strings
+                from printshop.render.weasy import registry, strings
 
-                strings.install()
-                carry = strings.carried(dict(job.strings))
+                strings_carried = registry.active(strings.CARRIED_STRINGS.name)
+                if strings_carried:
+                    carry = strings.carried(dict(job.strings))
             with carry:
                 if job.keep or job.resume:
                     from printshop.render.weasy.resume import lay_out
@@ -347,7 +346,7 @@ def _render_job(job: RenderJob) -> RenderResult:
             outside = find_outside(document)
         geometry = []
         if job.slots or job.overlay is not None:
-            from printshop.render.pdf.layers import slot_geometry
+            from printshop.render.weasy.slots import slot_geometry
 
             geometry = slot_geometry(document)
         pdf = b"" if job.layout_only else document.write_pdf(uncompressed_pdf=job.uncompressed)
@@ -382,7 +381,8 @@ def _render_job(job: RenderJob) -> RenderResult:
                         warnings=css_warnings + warnings, refused=css_refused + refused,
                         overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
                         slots=geometry if job.slots else [], strings=named,
-                        kept_by=os.getpid() if kept else 0, resumed=resumed, lost=lost)
+                        kept_by=os.getpid() if kept else 0, resumed=resumed, lost=lost,
+                        strings_carried=strings_carried)
 
 
 def _lost_words(job: RenderJob, document) -> list[Problem]:

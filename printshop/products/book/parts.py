@@ -17,7 +17,8 @@ own instead, on every core at once, and the parts' PDFs are joined (render/pdf/b
   the join points it back at ID, whose destination the other part's PDF has.
 
 A part whose first page or printed numbers turn out wrong (its own text moved a reference)
-is laid out again with what the others found, until they agree; if they never do, the
+is laid out again with what the others found, until they agree; if they never do (or the
+WeasyPrint installed cannot carry named strings into a part: render/weasy/strings.py), the
 caller lays the whole book out instead.
 """
 
@@ -174,6 +175,8 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
         jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings, kept)
         kept = None   # (each kept layout is finished once)
         for index, result in zip(todo, render_longest_first(ctx, jobs)):
+            if not result.strings_carried:
+                return None   # this WeasyPrint cannot carry running heads into a part
             results[index] = result
             used[index] = uses(index)
         firsts, numbers, strings = placed(parts, results)

@@ -93,58 +93,6 @@ def fontconfig_file(policy: FontPolicy = BUNDLED_ONLY) -> str:
     return str(config)
 
 
-FONT_FOLDER_PREFIX = "printshop-fonts-"
-
-
-def remove_font_folder_at_exit(config) -> None:
-    """Give a WeasyPrint FontConfiguration a folder for its @font-face files that is removed
-    when this process ends. WeasyPrint removes its own folder in `__del__`, which never runs
-    for a configuration kept for the life of a process (ours are): every build left a
-    few MB of font files per worker in the temporary folder (11 GB here over two days).
-    multiprocessing's finalizers run when a worker returns and at the parent's exit; a
-    process killed instead (a render over its time, `serve` stopped) leaves its folder,
-    named with its process id, to the next process that makes one."""
-    import weakref
-    from multiprocessing.util import Finalize
-
-    remove_folders_of_ended_processes()
-    folder = Path(tempfile.mkdtemp(prefix=f"{FONT_FOLDER_PREFIX}{os.getpid()}-"))
-    config._folder = folder
-    Finalize(config, _remove_font_folder, args=(folder, weakref.ref(config)), exitpriority=0)
-
-
-def remove_folders_of_ended_processes(parent: Path | None = None) -> list[Path]:
-    """Remove the font folders whose process no longer runs; the folders removed."""
-    import shutil
-
-    removed = []
-    for folder in Path(parent or tempfile.gettempdir()).glob(f"{FONT_FOLDER_PREFIX}*-*"):
-        pid = folder.name[len(FONT_FOLDER_PREFIX):].split("-", 1)[0]
-        if not pid.isdigit() or _running(int(pid)):
-            continue
-        shutil.rmtree(folder, ignore_errors=True)
-        removed.append(folder)
-    return removed
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:     # another user's process: running
-        return True
-    return True
-
-
-def _remove_font_folder(folder: Path, config) -> None:
-    import shutil
-
-    shutil.rmtree(folder, ignore_errors=True)
-    if config() is not None:    # WeasyPrint's own __del__ then has nothing left to remove
-        config()._folder = None
-
-
 def isolate_fontconfig(policy: FontPolicy = BUNDLED_ONLY) -> str:
     """Point this process (a render worker) at the fontconfig file for `policy`."""
     config = fontconfig_file(policy)

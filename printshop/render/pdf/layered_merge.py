@@ -191,13 +191,13 @@ class LayeredMerge:
         import tempfile
 
         self.count = count
-        self._folder = tempfile.TemporaryDirectory(prefix="printshop-parts-")
+        self._scratch = tempfile.TemporaryDirectory(prefix="printshop-parts-")
         self._added: set[int] = set()
         self._join = LayeredJoin().__enter__() if count <= one_stage() else None
         self._joined = 0   # parts joined so far: the first ones, in order
 
     def _path(self, index: int) -> Path:
-        return Path(self._folder.name) / f"{index:06d}.pdf"
+        return Path(self._scratch.name) / f"{index:06d}.pdf"
 
     def add(self, index: int, pdf: bytes) -> None:
         if index in self._added or not 0 <= index < self.count:
@@ -221,7 +221,7 @@ class LayeredMerge:
                 raise ValueError(f"{self.count - len(self._added)} parts were never added")
             if self._join is not None:
                 return self._join.finish(title, outline)
-            return merge_layered_pdfs(_OnDisk(Path(self._folder.name), self.count),
+            return merge_layered_pdfs(_OnDisk(Path(self._scratch.name), self.count),
                                       title=title, outline=outline)
         finally:
             self.close()
@@ -230,7 +230,7 @@ class LayeredMerge:
         if self._join is not None:
             self._join.__exit__(None, None, None)
             self._join = None
-        self._folder.cleanup()
+        self._scratch.cleanup()
 
 
 class _OnDisk:

@@ -8,6 +8,10 @@ start before its first page could render. The patterns it makes are written once
 (`$XDG_CACHE_HOME/printshop`, else `~/.cache/printshop`), named by the dictionary's
 content and pyphen's version; later starts read them in a fifth of the time. A cache
 that cannot be read or written is passed over: the dictionary is parsed, as before.
+
+The patterns are put where pyphen keeps them (`pyphen.hdcache`, in a `HyphDict` made
+without its own parse): the patch `hyphenation-cache` of render/weasy/registry.py, used
+only on the pyphen it was written against.
 """
 
 from __future__ import annotations
@@ -17,6 +21,18 @@ import json
 from pathlib import Path
 
 from printshop import user_cache
+from printshop.render.weasy import registry
+from printshop.render.weasy.registry import Patch
+
+PATCH = Patch(
+    name="hyphenation-cache",
+    kind="speed",
+    # the attributes a HyphDict's own parse sets, which `load` sets from the cache
+    targets={"pyphen.HyphDict.__init__": "ded3bdcdf58f9d38"},
+    why="pyphen parses its English dictionary (4,900 lines, a Python loop) at every "
+        "worker's start",
+    gain="(measured by bench/patches.py)",
+)
 
 
 def load(lang: str = "en") -> None:
@@ -24,6 +40,9 @@ def load(lang: str = "en") -> None:
     `pyphen.Pyphen(lang=lang)` leaves them."""
     import pyphen
 
+    if not registry.active(PATCH.name):
+        pyphen.Pyphen(lang=lang)     # parsed, as pyphen does
+        return
     path = pyphen.LANGUAGES.get(pyphen.language_fallback(lang))
     if path is None or path in pyphen.hdcache:
         return

@@ -24,76 +24,27 @@ lines once to measure and once to place. Each try redoes work whose inputs did n
 
 Styles are copied (`Style.copy`), never changed in place, where layout needs another value
 (flex and grid items, first lines), and a copy starts without these. Every product of the
-kit comes out byte for byte the same with and without them.
+kit comes out byte for byte the same with and without them. Each is a patch of
+render/weasy/registry.py: installed only on the WeasyPrint source it was written against.
 """
 
 from __future__ import annotations
 
 import copy
 
-_USED = ("margin_left", "margin_right", "margin_top", "margin_bottom", "padding_left",
+from printshop.render.weasy.registry import Patch, SourceEdit
+
+USED = ("margin_left", "margin_right", "margin_top", "margin_bottom", "padding_left",
          "padding_right", "padding_top", "padding_bottom", "width", "min_width",
          "max_width", "height", "min_height", "max_height", "border_top_width",
          "border_right_width", "border_bottom_width", "border_left_width")
 
 
-def apply() -> None:
-    _remember_line_splits()
-    _remember_used_lengths()
-    _remember_pango_setups()
-    _parse_style_attributes_once()
 
+def _line_splits():
+    from weasyprint.layout import inline, preferred
 
-def _parse_style_attributes_once() -> None:
-    try:
-        import tinycss2
-        from weasyprint import css
-    except ImportError:
-        return
-    original = getattr(css, "find_style_attributes", None)
-    if original is None or getattr(original, "printshop", False) or \
-            getattr(css, "tinycss2", None) is not tinycss2:
-        return
-    parsed: dict[str, list] | None = None    # a style text's declarations, this document's
-
-    class _Tinycss2:
-        """tinycss2 as weasyprint.css sees it: a style attribute's text parsed once."""
-
-        def __getattr__(self, name):
-            return getattr(tinycss2, name)
-
-        @staticmethod
-        def parse_blocks_contents(text, *args, **kwargs):
-            if parsed is None or args or kwargs or not isinstance(text, str):
-                return tinycss2.parse_blocks_contents(text, *args, **kwargs)
-            found = parsed.get(text)
-            if found is None:
-                found = parsed[text] = tinycss2.parse_blocks_contents(text)
-            return found
-
-    def find_style_attributes(tree, presentational_hints=False, base_url=None):
-        nonlocal parsed
-        parsed = {}
-        try:
-            yield from original(tree, presentational_hints, base_url)
-        finally:
-            parsed = None
-
-    find_style_attributes.printshop = True
-    find_style_attributes.original = original
-    css.tinycss2 = _Tinycss2()
-    css.find_style_attributes = find_style_attributes
-
-
-def _remember_line_splits() -> None:
-    try:
-        from weasyprint.layout import inline, preferred
-    except ImportError:
-        return
-    original = getattr(inline, "split_first_line", None)
-    if original is None or getattr(original, "printshop", False) or \
-            getattr(preferred, "split_first_line", None) is not original:
-        return
+    original = inline.split_first_line
 
     def split_first_line(text, style, context, max_width, justification_spacing,
                          is_line_start=True, minimum=False):
@@ -113,32 +64,34 @@ def _remember_line_splits() -> None:
         layout, *rest = entry[1]
         return (copy.copy(layout), *rest)
 
-    split_first_line.printshop = True
-    split_first_line.original = original
-    inline.split_first_line = preferred.split_first_line = split_first_line
+    return [(inline, "split_first_line", split_first_line),
+            (preferred, "split_first_line", split_first_line)]
 
 
-def _remember_used_lengths() -> None:
-    try:
-        from weasyprint.formatting_structure import boxes
-        from weasyprint.layout import (
-            absolute,
-            block,
-            column,
-            grid,
-            inline,
-            page,
-            percent,
-            table,
-        )
-        from weasyprint.layout import float as floats
-    except ImportError:
-        return
-    original = getattr(percent, "resolve_percentages", None)
-    if original is None or getattr(original, "printshop", False):
-        return
-    modules = [m for m in (absolute, block, column, floats, grid, inline, page, table)
-               if getattr(m, "resolve_percentages", None) is original]
+LINE_SPLITS = Patch(
+    name="line-splits",
+    kind="speed",
+    targets={"weasyprint.text.line_break.split_first_line": "39ad1016863ca34d"},
+    why="a paragraph's lines are split again for every try of its layout (column heights, "
+        "table widths, measuring then placing): 40 % of the guide's splits repeat one",
+    gain="(measured by bench/patches.py)",
+    install=_line_splits,
+)
+
+
+_MODULES_USING_LENGTHS = ("absolute", "block", "column", "float", "grid", "inline", "page",
+                          "table")
+
+
+def _used_lengths():
+    import importlib
+
+    from weasyprint.formatting_structure import boxes
+    from weasyprint.layout import percent
+
+    original = percent.resolve_percentages
+    modules = [importlib.import_module(f"weasyprint.layout.{name}")
+               for name in _MODULES_USING_LENGTHS]
     Box, PageBox = boxes.Box, boxes.PageBox
 
     def resolve_percentages(box, containing_block):
@@ -155,40 +108,35 @@ def _remember_used_lengths() -> None:
         used = made.get(key)
         if used is None:
             original(box, containing_block)
-            made[key] = {name: getattr(box, name) for name in _USED}
+            made[key] = {name: getattr(box, name) for name in USED}
         else:
             box.__dict__.update(used)
 
-    resolve_percentages.printshop = True
-    resolve_percentages.original = original
-    resolve_percentages.modules = [percent, *modules]
-    percent.resolve_percentages = resolve_percentages
-    for module in modules:
-        module.resolve_percentages = resolve_percentages
+    return [(module, "resolve_percentages", resolve_percentages)
+            for module in (percent, *modules)
+            if getattr(module, "resolve_percentages", None) is original]
 
 
-def _remember_pango_setups() -> None:
-    try:
-        from weasyprint.text import line_break
-        from weasyprint.text.constants import LST_TO_ISO, PANGO_DIRECTION
-        from weasyprint.text.ffi import (
-            FROM_UNITS,
-            ffi,
-            gobject,
-            pango,
-            unicode_to_char_p,
-        )
-        from weasyprint.text.fonts import font_features, get_font_description
-        from weasyprint.text.line_break import Layout
-    except ImportError:
-        return
-    if getattr(Layout.setup, "printshop", False):
-        return
-    import inspect
+USED_LENGTHS = Patch(
+    name="used-lengths",
+    kind="speed",
+    # what sets the attributes `USED` copies: a WeasyPrint that sets one more skips this
+    targets={"weasyprint.layout.percent.resolve_percentages": "71673078096fcf87",
+             "weasyprint.layout.percent.resolve_one_percentage": "4cfaa9ad134e4f7b",
+             "weasyprint.layout.percent.adjust_box_sizing": "88f3351db0280d16",
+             "weasyprint.layout.percent.percentage": "ebe404ccd9da50bf"},
+    why="a box's margins, paddings, sizes and borders are worked out from its style and "
+        "its containing block's size for every box of every try: 160,000 times for the kit",
+    gain="(measured by bench/patches.py)",
+    install=_used_lengths,
+)
 
-    # the set-up this replaces, exactly as written against: otherwise it is left alone
-    if _SETUP_DIGEST != _digest(inspect.getsource(Layout.setup)):
-        return
+
+def _pango_setups():
+    from weasyprint.text.constants import LST_TO_ISO, PANGO_DIRECTION
+    from weasyprint.text.ffi import FROM_UNITS, ffi, gobject, pango, unicode_to_char_p
+    from weasyprint.text.fonts import font_features, get_font_description
+    from weasyprint.text.line_break import Layout
 
     def made_for(style):
         """(context, language, description, decoration metrics) for `style`, made once."""
@@ -254,17 +202,45 @@ def _remember_pango_setups() -> None:
             pango.pango_attr_list_insert(attr_list, attr)
             pango.pango_layout_set_attributes(self.layout, attr_list)
 
-    setup.printshop = True
-    setup.original = Layout.setup
-    Layout.setup = setup
-    line_break.Layout = Layout
+    return [(Layout, "setup", setup)]
 
 
-def _digest(text: str) -> str:
-    import hashlib
+PANGO_SETUPS = Patch(
+    name="pango-setups",
+    kind="speed",
+    # `setup` above does what WeasyPrint's does, its context and description made once
+    targets={"weasyprint.text.line_break.Layout.setup": "fb227a55094f41d4"},
+    why="every Pango layout (each line tried, each line drawn) made a Pango context and a "
+        "font description from its style",
+    gain="(measured by bench/patches.py)",
+    install=_pango_setups,
+)
 
-    return hashlib.sha256(text.encode()).hexdigest()
 
-
-# sha256 of WeasyPrint 70.0's `Layout.setup` source, which `setup` above does the same as
-_SETUP_DIGEST = "fb227a55094f41d42fbd57f180d8b7a9a1e741969ec8ddb3fd5cd80920257442"
+# each style attribute's text parsed once a document (the declarations shared by elements
+# with the same text, which lets them share their computed style)
+_STYLE_ATTRIBUTES = (
+    """    for element in tree.iter():
+        # Apply style attribute.
+        if style := element.get('style'):
+            specificity = (1, 0, 0)
+            declarations = tinycss2.parse_blocks_contents(style)
+""",
+    """    parsed = {}   # printshop: each style text parsed once (render/weasy/memos.py)
+    for element in tree.iter():
+        # Apply style attribute.
+        if style := element.get('style'):
+            specificity = (1, 0, 0)
+            declarations = parsed.get(style)
+            if declarations is None:
+                declarations = parsed[style] = tinycss2.parse_blocks_contents(style)
+""")
+STYLE_ATTRIBUTES = Patch(
+    name="style-attributes",
+    kind="speed",
+    targets={"weasyprint.css.find_style_attributes": "c5b4eb4d3c008b07"},
+    why="each element's style attribute was parsed on its own, so elements with the same "
+        "one never shared their computed style (WeasyPrint shares by identity)",
+    gain="(measured by bench/patches.py)",
+    edits=(SourceEdit("weasyprint.css.find_style_attributes", (_STYLE_ATTRIBUTES,)),),
+)

@@ -6,37 +6,51 @@ gains. A patch is installed only when every target's source still has its digest
 otherwise it is **skipped**: WeasyPrint's own code runs (slower, never wrong), and
 `printshop --version` says which patch was skipped and why. Patches of two kinds:
 
-* `fix`: WeasyPrint does something wrong (it loses text); skipping one brings the bug
-  back, which the build's word check (render/weasy/words.py) then reports;
+* `fix`: WeasyPrint does something wrong (it loses text, leaks files, stamps the time of
+  the build into a font); skipping one brings the bug back;
 * `speed`: the same pages, made faster.
 
-A patch changes WeasyPrint either by code of its own (`install`) or by lines of a
-function's source replaced (`SourceEdit`): the edits of every active patch to one function
-are applied to its module's source together, and the result compiled once, so that
-patches of the same function compose.
+A patch changes WeasyPrint by code of its own (`install`, which returns the attributes it
+sets: the registry sets them, and can set them back), by lines of a function's source
+replaced (`SourceEdit`: the edits of every active patch to one function are applied to
+its source together and the result compiled once, so that patches of the same function
+compose), or by neither: code of printshop's asks `active(name)` before it reaches in
+(the hyphenation cache, the fonts' folder).
 
-`PRINTSHOP_WEASYPRINT_PATCHES=off` turns every patch off for a run; a comma list of names
-(`PRINTSHOP_WEASYPRINT_PATCHES=column-balance,line-splits`) turns only those off.
+The registry is the one record of what is installed: nothing else marks a function as
+patched. `PRINTSHOP_WEASYPRINT_PATCHES=off` turns every patch off for a run; a comma list
+of names (`PRINTSHOP_WEASYPRINT_PATCHES=column-balance,line-splits`) turns only those off.
 
-Nothing here imports WeasyPrint until `apply_all` or `report` is called.
+Not a patch, and so not here: `render/weasy/library.py`'s `import_weasyprint` answers
+`ctypes.util.find_library` "not found" while WeasyPrint is imported on Linux (WeasyPrint
+then loads each library by its soname, as it does when the lookup fails); it changes no
+WeasyPrint code and falls back to WeasyPrint's own import when that leaves a library out.
+
+Nothing here imports WeasyPrint until `apply_all`, `report` or `active` is called.
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import hashlib
 import importlib
 import inspect
 import os
+import textwrap
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Callable, Iterable, Literal
 
 ENV = "PRINTSHOP_WEASYPRINT_PATCHES"
+
+# what an `install` returns: (object, attribute, new value) for each attribute it sets
+Setting = tuple[object, str, object]
 
 
 @dataclass(frozen=True)
 class SourceEdit:
-    """Lines of a function's source replaced: each `old` text is found exactly once in its
-    module's source (after the edits of the patches registered before this one)."""
+    """Lines of a function's source replaced: each `old` text is found exactly once in the
+    function's source (after the edits of the patches registered before this one)."""
     function: str                          # e.g. "weasyprint.layout.column.columns_layout"
     edits: tuple[tuple[str, str], ...]
     # what the edited source refers to beyond its module's own names (made when applied)
@@ -52,7 +66,7 @@ class Patch:
     targets: dict[str, str]                # dotted name → sha256 (16 hex) of its source
     why: str
     gain: str
-    install: Callable[[], None] | None = None
+    install: Callable[[], Iterable[Setting]] | None = None
     edits: tuple[SourceEdit, ...] = ()
     requires: tuple[str, ...] = ()         # patches this one is written on top of
 
@@ -70,6 +84,8 @@ class _Registry:
     patches: dict[str, Patch] = field(default_factory=dict)
     applied: dict[str, Status] | None = None      # set once `apply_all` ran
     originals: dict[str, object] = field(default_factory=dict)   # dotted → WeasyPrint's
+    # what was set, in order, to be set back: (object, attribute, value before, had it)
+    undo: list[tuple[object, str, object, bool]] = field(default_factory=list)
 
 
 _REGISTRY = _Registry()
@@ -90,6 +106,11 @@ def _load_all() -> dict[str, Patch]:
 
 def names() -> list[str]:
     return sorted(_load_all())
+
+
+def patches() -> list[Patch]:
+    """Every registered patch, in the order they are applied."""
+    return list(_load_all().values())
 
 
 def switched_off(environ=None) -> tuple[set[str], list[str]]:
@@ -124,7 +145,7 @@ def digest_of(obj) -> str:
     return hashlib.sha256(inspect.getsource(obj).encode()).hexdigest()[:16]
 
 
-def _original(dotted: str):
+def original(dotted: str):
     """WeasyPrint's own object, even after a patch replaced it."""
     if dotted not in _REGISTRY.originals:
         _REGISTRY.originals[dotted] = resolve(dotted)
@@ -138,7 +159,7 @@ def _check(patch: Patch, decided: dict[str, Status]) -> str:
             return f"needs {name}, which is not active"
     for dotted, digest in patch.targets.items():
         try:
-            found = digest_of(_original(dotted))
+            found = digest_of(original(dotted))
         except (ImportError, AttributeError, OSError, TypeError):
             return f"{dotted} is not in this WeasyPrint"
         if found != digest:
@@ -168,46 +189,102 @@ def report() -> list[Status]:
 def apply_all() -> list[Status]:
     """Installs every patch that is not switched off and whose targets are as written
     against; once per process."""
-    if _REGISTRY.applied is not None:
-        return list(_REGISTRY.applied.values())
-    decided = _decide(switched_off()[0])
-    active = [p for p in _load_all().values() if decided[p.name].state == "active"]
+    if _REGISTRY.applied is None:
+        _apply(switched_off()[0])
+    return list(_REGISTRY.applied.values())
+
+
+def active(name: str) -> bool:
+    """Whether the patch `name` is installed in this process (`apply_all` first)."""
+    apply_all()
+    status = _REGISTRY.applied.get(name)
+    if status is None:
+        raise KeyError(f"no WeasyPrint patch is named {name!r}")
+    return status.state == "active"
+
+
+@contextlib.contextmanager
+def switched(off: Iterable[str], replaced: Iterable[Patch] = ()):
+    """For tests: the patches as a process would have them with `off` switched off too
+    (the equivalence of a patch with WeasyPrint's own code), and the `replaced` patches in
+    place of those of their names (a target's digest changed: what another WeasyPrint
+    does); as before afterwards."""
+    off, replaced = set(off), list(replaced)
+    unknown = (off | {p.name for p in replaced}) - set(_load_all())
+    if unknown:
+        raise KeyError(f"no WeasyPrint patch is named {sorted(unknown)}")
+    apply_all()
+    _undo_all()
+    kept = dict(_REGISTRY.patches)
+    try:
+        _REGISTRY.patches.update({p.name: p for p in replaced})
+        yield _apply(off | switched_off()[0])
+    finally:
+        _undo_all()
+        _REGISTRY.patches.clear()
+        _REGISTRY.patches.update(kept)
+        _apply(switched_off()[0])
+
+
+def _apply(off: set[str]) -> dict[str, Status]:
+    decided = _decide(off)
+    active_patches = [p for p in _load_all().values() if decided[p.name].state == "active"]
     by_function: dict[str, list[tuple[Patch, SourceEdit]]] = {}
-    for patch in active:
+    for patch in active_patches:
         for edit in patch.edits:
             by_function.setdefault(edit.function, []).append((patch, edit))
     for function, edits in by_function.items():
-        failed = _install_edits(function, edits)
+        made, failed = _compiled(function, edits)
         if failed:      # a text not found once: those patches are left out
             for name in failed:
                 decided[name] = Status(name, decided[name].kind, "skipped",
                                        f"its lines are not found once in {function}")
-            active = [p for p in active if p.name not in failed]
-            _install_edits(function, [(p, e) for p, e in edits if p.name not in failed])
-    for patch in active:
+            active_patches = [p for p in active_patches if p.name not in failed]
+            made, _ = _compiled(function, [(p, e) for p, e in edits if p.name not in failed])
+        _install_function(function, made, {name for _, e in edits for name in e.rebind})
+    for patch in active_patches:
         if patch.install is not None:
-            patch.install()
+            for owner, attribute, value in patch.install():
+                _set(owner, attribute, value)
     _REGISTRY.applied = decided
-    return list(decided.values())
+    return decided
+
+
+def _set(owner, attribute: str, value) -> None:
+    had = attribute in vars(owner)
+    _REGISTRY.undo.append((owner, attribute, vars(owner).get(attribute), had))
+    setattr(owner, attribute, value)
+
+
+def _undo_all() -> None:
+    while _REGISTRY.undo:
+        owner, attribute, value, had = _REGISTRY.undo.pop()
+        if had:
+            setattr(owner, attribute, value)
+        else:
+            delattr(owner, attribute)
+    _REGISTRY.applied = None
 
 
 def edited_function(function: str, patch_names: set[str] | frozenset[str]):
     """`function` compiled with the edits of the named patches only (for tests comparing
     a patch with WeasyPrint's own code); WeasyPrint's own function for an empty set."""
     if not patch_names:
-        return _original(function)
+        return original(function)
     edits = [(p, e) for p in _load_all().values() if p.name in patch_names
              for e in p.edits if e.function == function]
-    namespace, failed = _compiled(function, edits)
+    made, failed = _compiled(function, edits)
     if failed:
         raise ValueError(f"{sorted(failed)}: lines not found in {function}")
-    return namespace[function.rpartition(".")[2]]
+    return made
 
 
-def _compiled(function: str, edits) -> tuple[dict, set[str]]:
-    module_name, _, attribute = function.rpartition(".")
-    module = importlib.import_module(module_name)
-    source = inspect.getsource(module)
+def _compiled(function: str, edits) -> tuple[object, set[str]]:
+    """WeasyPrint's `function` with `edits` made to its source, compiled where it was
+    defined: its module's names are its globals (so that it calls what is installed in
+    the module when it runs), the edits' own `names` are closed over."""
+    own = original(function)
+    source = textwrap.dedent(inspect.getsource(own))
     failed: set[str] = set()
     extra: dict = {}
     for patch, edit in edits:
@@ -218,20 +295,25 @@ def _compiled(function: str, edits) -> tuple[dict, set[str]]:
             source = source.replace(old, new)
         if edit.names is not None:
             extra.update(edit.names())
-    namespace = dict(vars(module))
-    namespace[attribute] = _original(function)    # until the exec below replaces it
-    namespace.update(extra)
-    exec(compile(source, module.__file__, "exec"), namespace)
-    return namespace, failed
+    # def _printshop_make(<extra names>):
+    #     <the function>
+    #     return <the function>
+    attribute = function.rpartition(".")[2]
+    wrapper = (f"def _printshop_make({', '.join(extra)}):\n"
+               + textwrap.indent(source, "    ") + f"    return {attribute}\n")
+    tree = ast.parse(wrapper)
+    ast.increment_lineno(tree, own.__code__.co_firstlineno - 2)   # tracebacks: its lines
+    module = inspect.getmodule(own)
+    scope: dict = {}
+    exec(compile(tree, inspect.getsourcefile(own), "exec"), vars(module), scope)
+    made = scope["_printshop_make"](**extra)
+    made.__qualname__ = own.__qualname__
+    return made, failed
 
 
-def _install_edits(function: str, edits) -> set[str]:
-    namespace, failed = _compiled(function, edits)
-    if failed:
-        return failed
-    module_name, _, attribute = function.rpartition(".")
-    made = namespace[attribute]
-    setattr(importlib.import_module(module_name), attribute, made)
-    for other in {name for _, edit in edits for name in edit.rebind}:
-        setattr(importlib.import_module(other.rpartition(".")[0]), attribute, made)
-    return set()
+def _install_function(function: str, made, rebind: set[str]) -> None:
+    owner = resolve(function.rpartition(".")[0])
+    attribute = function.rpartition(".")[2]
+    _set(owner, attribute, made)
+    for other in sorted(rebind):
+        _set(resolve(other.rpartition(".")[0]), attribute, made)

@@ -34,6 +34,8 @@ from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from printshop.render.weasy.registry import Patch
+
 MAX_KEPT = 64          # layouts a worker keeps (a build's parts), oldest dropped first
 _NUMBER = re.compile(r'data-page-ref="([^"]*)"')
 _REF_LINK = re.compile(r'<a\b[^>]*?\bdata-page-ref="([^"]*)"\s+href="#([^"]+)"')
@@ -74,56 +76,11 @@ class _Layout:
         self.pages: list[tuple] = []
 
 
-# sha256 (first 32 digits) of the WeasyPrint 70.0 functions whose workings finishing a kept
-# layout relies on (its page maker's entries, its page re-making, the margin boxes, how a
-# Document is made): with any other source, layouts are never kept, and every part is
-# laid out again to be numbered, as before
-_WRITTEN_AGAINST = {
-    "page.make_all_pages": "b5e4034894841caa9581fa5d33338c71",
-    "page.remake_page": "1ff09b2dffa17839c03aec1150866068",
-    "layout.layout_document": "a5cbf437e99caf7293e7ed2289278048",
-    "page.make_margin_boxes": "4a2d2e301eb3bc47c2812d1502d4d6ce",
-    "layout.initialize_page_maker": "5bb3c878d722af539b86e32f76d5471d",
-    "document.Document.__init__": "3e9c12ed2ef35b9b5da3ddced038f6f2",
-}
-_supported: bool | None = None
-
-
-def supported() -> bool:
-    """Whether WeasyPrint is the one this was written against (checked once a process,
-    before `install` replaces any of it)."""
-    global _supported
-    if _supported is None:
-        import hashlib
-        import inspect
-
-        try:
-            from weasyprint import document, layout
-            from weasyprint.layout import page
-
-            modules = {"page": page, "layout": layout, "document": document}
-            found = {}
-            for name in _WRITTEN_AGAINST:
-                module, _, attribute = name.partition(".")
-                target = modules[module]
-                for part in attribute.split("."):
-                    target = getattr(target, part)
-                target = getattr(target, "printshop_original", target)
-                found[name] = hashlib.sha256(
-                    inspect.getsource(target).encode()).hexdigest()[:32]
-            _supported = found == _WRITTEN_AGAINST
-        except (ImportError, AttributeError, OSError, TypeError):
-            _supported = False
-    return _supported
-
-
-def install() -> None:
-    """Once per process: WeasyPrint's page making records (and, resuming, starts from) the
-    pages of the layout in `_state`."""
+def _install():
+    """WeasyPrint's page making records (and, resuming, starts from) the pages of the layout
+    in `_state`; outside `keeping` and `_layout_again` it is WeasyPrint's own."""
     from weasyprint import layout
 
-    if getattr(layout.make_all_pages, "printshop_resume", False):
-        return
     make_all_pages = layout.make_all_pages
     initialize_page_maker = layout.initialize_page_maker
     make_margin_boxes = layout.make_margin_boxes
@@ -158,17 +115,32 @@ def install() -> None:
             page_state = (quote_depth, counters, scopes, groups)
         return make_margin_boxes(context, page, page_state)
 
-    recorded_make_all_pages.printshop_resume = True
-    recorded_make_all_pages.printshop_original = make_all_pages
-    kept_page_maker.printshop_original = initialize_page_maker
-    layout.make_all_pages = recorded_make_all_pages
-    layout.initialize_page_maker = kept_page_maker
-    layout.make_margin_boxes = shifted_margin_boxes
+    return [(layout, "make_all_pages", recorded_make_all_pages),
+            (layout, "initialize_page_maker", kept_page_maker),
+            (layout, "make_margin_boxes", shifted_margin_boxes)]
+
+
+KEPT_LAYOUTS = Patch(
+    name="kept-layouts",
+    kind="speed",
+    # what finishing a kept layout relies on: its page maker's entries, its page re-making,
+    # the margin boxes, how a Document is made
+    targets={"weasyprint.layout.page.make_all_pages": "b5e4034894841caa",
+             "weasyprint.layout.page.remake_page": "1ff09b2dffa17839",
+             "weasyprint.layout.layout_document": "a5cbf437e99caf72",
+             "weasyprint.layout.page.make_margin_boxes": "4a2d2e301eb3bc47",
+             "weasyprint.layout.initialize_page_maker": "5bb3c878d722af53",
+             "weasyprint.document.Document.__init__": "3e9c12ed2ef35b9b"},
+    why="the book's second pass laid every part out again only to print its page numbers, "
+        "folios and running heads",
+    gain="(measured by bench/patches.py)",
+    install=_install,
+)
 
 
 @contextmanager
 def keeping(job):
-    """Around the layout of a job with `keep` (`install` done): what it lays out is
+    """Around the layout of a job with `keep` (the patch active): what it lays out is
     recorded, for `keep`."""
     state = _Layout()
     token = _state.set(state)
@@ -217,9 +189,10 @@ def lay_out(job, fresh):
     """`job`'s Document: finished (`job.resume`) from a layout kept here, else laid out by
     `fresh()` and kept if `job.keep` asks; with whether it was kept and whether it was
     finished from a kept one."""
-    if not supported():
+    from printshop.render.weasy import registry
+
+    if not registry.active(KEPT_LAYOUTS.name):
         return fresh(), False, False
-    install()
     if job.resume:
         document = finish(job)
         if document is not None:

@@ -1,4 +1,6 @@
-"""Fixes for slow paths in the libraries WeasyPrint 70 uses, applied in render workers.
+"""Slow paths of WeasyPrint 70 and the libraries it uses, taken another way in render workers.
+Each is a patch of render/weasy/registry.py, installed only on the source it was written
+against; every product of the kit comes out byte for byte the same with and without them.
 
 tinyhtml5 2.1.0 caches one compiled regular expression per set of stop characters in
 `inputstream.characters_until_regex`, but stores it under the wrong key (its chained
@@ -6,14 +8,6 @@ assignment rebinds `characters` to the new regex before the key is made), so the
 never hits: every text run of every page builds and compiles its regex again, about 2 ms a
 character sheet. A dict that builds the missing entry under the right key makes the
 library's own lookup hit; the regexes are the same, so the parse is the same.
-
-Importing WeasyPrint (each render worker does) looks each C library up under the names it
-has on Windows and macOS first: every name that fails to load asks `ctypes.util.
-find_library`, which on Linux runs ldconfig and the C compiler, ~11 ms a name and 0.19 s
-of the 0.5 s import. `import_weasyprint` answers those lookups "not found" during the
-import on Linux, where each library is then loaded by its own soname (libpango-1.0.so.0,
-the same file ldconfig would have named); if that leaves a library out (a system that
-only find_library knows how to reach), WeasyPrint is imported again the usual way.
 
 WeasyPrint makes each page's sixteen margin boxes (@top-left, ...) whether or not any
 stylesheet gives one a rule: each gets a style, a box and its percentages resolved, ~3.5 ms
@@ -38,12 +32,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import importlib
-import io
 import re
-import sys
 
-from printshop.render.weasy import memos
+from printshop.render.weasy.registry import Patch
 
 
 class _StopCharacterRegexes(dict):
@@ -54,31 +45,21 @@ class _StopCharacterRegexes(dict):
         return regex
 
 
-_LAYOUT_ONLY = contextvars.ContextVar("printshop_layout_only", default=False)
+def _parser_regexes():
+    from tinyhtml5 import inputstream
+
+    return [(inputstream, "characters_until_regex", _StopCharacterRegexes())]
 
 
-@contextlib.contextmanager
-def layout_only():
-    """Pages laid out inside this are never drawn: no margin boxes, no backgrounds."""
-    token = _LAYOUT_ONLY.set(True)
-    try:
-        yield
-    finally:
-        _LAYOUT_ONLY.reset(token)
-
-
-def apply() -> None:
-    _skip_absent_margin_boxes()
-    _skip_painting_in_layout_only()
-    _array_types_parsed_once()
-    memos.apply()
-    try:
-        from tinyhtml5 import inputstream
-    except ImportError:      # another WeasyPrint, another parser: nothing to fix
-        return
-    if isinstance(getattr(inputstream, "characters_until_regex", None), dict) and \
-            not isinstance(inputstream.characters_until_regex, _StopCharacterRegexes):
-        inputstream.characters_until_regex = _StopCharacterRegexes()
+PARSER_REGEXES = Patch(
+    name="parser-regexes",
+    kind="speed",
+    targets={"tinyhtml5.inputstream.HTMLUnicodeInputStream.chars_until": "dfe353323dff1fdc"},
+    why="tinyhtml5 stores each compiled stop-character regex under the wrong key: every "
+        "text run compiles its regex again",
+    gain="(measured by bench/patches.py)",
+    install=_parser_regexes,
+)
 
 
 MARGIN_BOXES = tuple(f"@{side}-{place}" for side, places in (
@@ -86,6 +67,95 @@ MARGIN_BOXES = tuple(f"@{side}-{place}" for side, places in (
     ("left", ("top", "middle", "bottom")), ("right", ("top", "middle", "bottom")))
     for place in places) + ("@top-left-corner", "@top-right-corner",
                             "@bottom-left-corner", "@bottom-right-corner")
+
+
+def _margin_box_styles(context, page):
+    styles = []
+    for keyword in MARGIN_BOXES:
+        style = context.style_for(page.page_type, keyword)
+        # (a style is a dict filled when read: an empty one is not "no style")
+        styles.append((keyword, page.style.anonymous_style if style is None else style))
+    return styles
+
+
+def _no_margin_boxes(styles):
+    """What making each margin box that is not generated did: its counters standardized."""
+    from weasyprint.layout.page import _standardize_page_based_counters
+
+    for keyword, style in styles:
+        _standardize_page_based_counters(style, keyword)
+    return iter(())
+
+
+def _absent_margin_boxes():
+    from weasyprint import layout
+
+    original = layout.make_margin_boxes
+
+    def make_margin_boxes(context, page, state):
+        styles = _margin_box_styles(context, page)
+        if any(style["content"] not in ("normal", "inhibit", "none") for _, style in styles):
+            return original(context, page, state)
+        return _no_margin_boxes(styles)
+
+    return [(layout, "make_margin_boxes", make_margin_boxes)]
+
+
+ABSENT_MARGIN_BOXES = Patch(
+    name="absent-margin-boxes",
+    kind="speed",
+    # the boxes it leaves out are the ones this function makes and draws nothing in
+    targets={"weasyprint.layout.page.make_margin_boxes": "4a2d2e301eb3bc47"},
+    why="WeasyPrint makes a page's sixteen margin boxes (a style, a box, its lengths) "
+        "even when no stylesheet gives one content: ~3.5 ms a page, nothing drawn",
+    gain="(measured by bench/patches.py)",
+    install=_absent_margin_boxes,
+)
+
+
+_LAYOUT_ONLY = contextvars.ContextVar("printshop_layout_only", default=False)
+
+
+@contextlib.contextmanager
+def layout_only():
+    """Pages laid out inside this are never drawn: with the patch `layout-only` active, no
+    margin boxes and no backgrounds are made for them."""
+    token = _LAYOUT_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _LAYOUT_ONLY.reset(token)
+
+
+def _layout_only():
+    from weasyprint import layout
+
+    margin_boxes, backgrounds = layout.make_margin_boxes, layout.layout_backgrounds
+
+    def make_margin_boxes(context, page, state):
+        if _LAYOUT_ONLY.get():
+            return _no_margin_boxes(_margin_box_styles(context, page))
+        return margin_boxes(context, page, state)
+
+    def layout_backgrounds(page, get_image_from_uri):
+        if not _LAYOUT_ONLY.get():
+            backgrounds(page, get_image_from_uri)
+
+    return [(layout, "make_margin_boxes", make_margin_boxes),
+            (layout, "layout_backgrounds", layout_backgrounds)]
+
+
+LAYOUT_ONLY = Patch(
+    name="layout-only",
+    kind="speed",
+    # where the margin boxes and backgrounds are made once the pages are cut
+    targets={"weasyprint.layout.layout_document": "a5cbf437e99caf72",
+             "weasyprint.layout.page.make_margin_boxes": "4a2d2e301eb3bc47"},
+    why="the book's first pass lays its parts out only to learn their pages: their margin "
+        "boxes and backgrounds are never drawn",
+    gain="(measured by bench/patches.py)",
+    install=_layout_only,
+)
 
 
 class _OpenArrays:
@@ -108,79 +178,19 @@ class _OpenArrays:
         return self._ffi.new(cdecl, init)
 
 
-def _array_types_parsed_once() -> None:
-    try:
-        from weasyprint.pdf import fonts
-    except ImportError:
-        return
-    if hasattr(fonts, "ffi") and not isinstance(fonts.ffi, _OpenArrays):
-        fonts.ffi = _OpenArrays(fonts.ffi)
+def _array_types():
+    from weasyprint.pdf import fonts
+
+    return [(fonts, "ffi", _OpenArrays(fonts.ffi))]
 
 
-def _skip_absent_margin_boxes() -> None:
-    try:
-        from weasyprint import layout
-        from weasyprint.layout import page as pages
-    except ImportError:
-        return
-    original = getattr(layout, "make_margin_boxes", None)
-    standardize = getattr(pages, "_standardize_page_based_counters", None)
-    if original is None or standardize is None or getattr(original, "printshop", False):
-        return
-
-    def make_margin_boxes(context, page, state):
-        styles = []
-        for keyword in MARGIN_BOXES:
-            style = context.style_for(page.page_type, keyword)
-            # (a style is a dict filled when read: an empty one is not "no style")
-            styles.append((keyword, page.style.anonymous_style if style is None else style))
-        if not _LAYOUT_ONLY.get() and any(
-                style["content"] not in ("normal", "inhibit", "none") for _, style in styles):
-            return original(context, page, state)
-        for keyword, style in styles:   # what making each (not generated) box did
-            standardize(style, keyword)
-        return iter(())
-
-    make_margin_boxes.printshop = True
-    layout.make_margin_boxes = make_margin_boxes
-
-
-def _skip_painting_in_layout_only() -> None:
-    try:
-        from weasyprint import layout
-    except ImportError:
-        return
-    original = getattr(layout, "layout_backgrounds", None)
-    if original is None or getattr(original, "printshop", False):
-        return
-
-    def layout_backgrounds(page, get_image_from_uri):
-        if not _LAYOUT_ONLY.get():
-            original(page, get_image_from_uri)
-
-    layout_backgrounds.printshop = True
-    layout.layout_backgrounds = layout_backgrounds
-
-
-def import_weasyprint() -> None:
-    """Import WeasyPrint, its library lookups short-cut on Linux (see above)."""
-    if "weasyprint" in sys.modules or not sys.platform.startswith("linux"):
-        importlib.import_module("weasyprint")
-        return
-    import ctypes.util
-
-    real = ctypes.util.find_library
-    ctypes.util.find_library = lambda name: None
-    try:
-        # WeasyPrint prints its installation help before it gives up: not for this try
-        with contextlib.redirect_stdout(io.StringIO()):
-            from weasyprint.text import ffi
-        complete = ffi.harfbuzz_subset is not None
-    except OSError:
-        complete = False
-    finally:
-        ctypes.util.find_library = real
-    if not complete:
-        for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
-            del sys.modules[name]
-    importlib.import_module("weasyprint")
+ARRAY_TYPES = Patch(
+    name="array-types",
+    kind="speed",
+    # the whole module: all of its code sees the `ffi` this replaces
+    targets={"weasyprint.pdf.fonts": "9ad9a202a416b845"},
+    why="each font subset makes arrays of a C type sized by its glyph count, which cffi "
+        "parses anew for every size (~4 ms a font)",
+    gain="(measured by bench/patches.py)",
+    install=_array_types,
+)

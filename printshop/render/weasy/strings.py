@@ -6,21 +6,26 @@ perhaps in an earlier chapter. A part laid out alone has no earlier pages, so th
 the parts before it ended with are handed to it (`carried`) and used where WeasyPrint finds
 no value set so far in the part; `assignments` reads what a laid-out part sets, page by
 page, for the parts after it.
+
+Carrying them is the patch `carried-strings` of render/weasy/registry.py. Where it is
+skipped (another WeasyPrint), a job with values to carry says so
+(`RenderResult.strings_carried`) and the book is laid out whole instead of in parts
+(products/book/parts.py): slower, the same pages.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
+from printshop.render.weasy.registry import Patch
+
 _carried: dict[str, str] = {}
 
 
-def install() -> None:
-    """Once per process: `string()` falls back on the carried values."""
+def _install():
+    """`string()` falls back on the carried values (none outside `carried`)."""
     from weasyprint.layout import LayoutContext
 
-    if getattr(LayoutContext, "_printshop_carried", False):
-        return
     original = LayoutContext.get_string_set_for
 
     def get_string_set_for(self, page, name, keyword="first"):
@@ -31,8 +36,21 @@ def install() -> None:
             return (_carried[name],)
         return found
 
-    LayoutContext.get_string_set_for = get_string_set_for
-    LayoutContext._printshop_carried = True
+    return [(LayoutContext, "get_string_set_for", get_string_set_for)]
+
+
+CARRIED_STRINGS = Patch(
+    name="carried-strings",
+    kind="speed",
+    # what `string()` asks, and where the values it finds are gathered (`string_set`)
+    targets={"weasyprint.layout.LayoutContext.get_string_set_for": "192682fffbc08fa2",
+             "weasyprint.layout.LayoutContext.get_string_or_element_for":
+                 "f40ec28ae3470c6e"},
+    why="a part of the book laid out alone has no earlier pages to take its running heads' "
+        "named strings from",
+    gain="the book laid out in parts on every core, not whole on one (products/book/parts.py)",
+    install=_install,
+)
 
 
 @contextmanager

@@ -5,7 +5,8 @@ WeasyPrint embeds only the glyphs a document uses. It subsets with HarfBuzz's su
 `head.modified` date; fontTools, on saving, stamps it with the current time (or with
 SOURCE_DATE_EPOCH, which printshop reserves for printing a date on the page). Two builds a
 second apart would then differ. Here fontTools keeps the font file's own date, as HarfBuzz
-does, so a seed reprints a sheet byte for byte on machines without the subsetter too.
+does, so a seed reprints a sheet byte for byte on machines without the subsetter too (the
+patch `font-dates` of render/weasy/registry.py).
 """
 
 from __future__ import annotations
@@ -13,17 +14,29 @@ from __future__ import annotations
 import functools
 import warnings
 
+from printshop.render.weasy.registry import Patch
+
 FALLBACK_WARNING = "Using fontTools instead of HarfBuzz-Subset"
 
 
-def keep_font_dates() -> None:
-    """In a render process: fontTools subsets keep the source font's head.modified."""
+def _keep_font_dates():
+    """fontTools fonts that WeasyPrint saves keep the source font's head.modified."""
     from fontTools.ttLib import TTFont
     from weasyprint.pdf import fonts
 
-    if isinstance(fonts.TTFont, functools.partial):
-        return
-    fonts.TTFont = functools.partial(TTFont, recalcTimestamp=False)
+    return [(fonts, "TTFont", functools.partial(TTFont, recalcTimestamp=False))]
+
+
+FONT_DATES = Patch(
+    name="font-dates",
+    kind="fix",
+    # the whole module: every font it saves through fontTools keeps its date
+    targets={"weasyprint.pdf.fonts": "9ad9a202a416b845"},
+    why="without HarfBuzz's subsetter, fontTools stamps each embedded font with the time "
+        "of the build: two builds a second apart differ",
+    gain="byte-identical PDFs from the same inputs on machines without libharfbuzz-subset",
+    install=_keep_font_dates,
+)
 
 
 def harfbuzz_subsetter() -> bool:
