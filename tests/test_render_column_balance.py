@@ -27,9 +27,9 @@ def weasyprint_steps(start, max_height, lost0, model):
             return max_height, True, tries
 
 
-def searched(start, max_height, lost0, model):
+def searched(start, max_height, lost0, model, exact=False):
     """The same loop driven by BalanceSearch: (height, overflows, tries, last height tried)."""
-    search, height, tries = BalanceSearch(start, max_height, lost0), start, 0
+    search, height, tries = BalanceSearch(start, max_height, lost0, exact), start, 0
     while True:
         fits, lost = model(height)
         tries += 1
@@ -83,6 +83,19 @@ def test_where_fitting_does_not_grow_with_height_the_columns_still_fit():
         model = random_model(rng, start, max_height, monotonic=False)
         height, overflows, _, last = searched(start, max_height, inf, model)
         assert overflows or (model(height)[0] and last == height)
+
+
+def test_where_history_matters_the_search_makes_weasyprints_own_tries():
+    rng = random.Random(15)
+    for _ in range(200):
+        start = rng.uniform(20, 400)
+        max_height = start + rng.uniform(0, 700)
+        lost0 = rng.choice([inf, rng.uniform(2, 20)])
+        model = random_model(rng, start, max_height, monotonic=False)
+        expected, overflows, their_tries = weasyprint_steps(start, max_height, lost0, model)
+        height, our_overflows, our_tries, last = searched(start, max_height, lost0, model,
+                                                          exact=True)
+        assert (height, our_overflows, our_tries) == (expected, overflows, their_tries)
 
 
 def test_a_long_crawl_takes_a_few_tries():
@@ -218,3 +231,33 @@ def test_floats_keep_weasyprints_own_tries(column_layouts, monkeypatch):
     taken = _count_takes(monkeypatch)
     column_layouts(_long_document("<span style='float: right'>f</span>"), original=False)
     assert taken and not any(taken)
+
+
+# --- content whose fit is not monotonic in the height: WeasyPrint's own tries ----------------
+
+def _grid_in_columns(style: str = "", extra: str = "") -> str:
+    """WeasyPrint's own test_grid_in_columns (its tests/layout/test_grid.py), with text after
+    the columns: a grid container keeps where its items broke from one layout to the next,
+    and whether the columns fit is not monotonic in their height."""
+    return ("<html><head><style>@page { size: 12cm; margin: 0 } body { margin: 0 } "
+            "section { height: 10cm }</style></head><body>"
+            f"<div style='columns: 2; {style}'>{extra}<div style='display: grid'><div>"
+            "<section></section><section></section><section></section></div></div></div>"
+            "<p>After the columns</p></body></html>")
+
+
+@pytest.mark.parametrize("style, extra", [
+    ("", ""),
+    ("direction: rtl", ""),
+    ("", "<div style='float: left; width: 1cm; height: 1cm'></div>"),
+])
+def test_a_grid_in_columns_is_balanced_as_weasyprint_balances_it(column_layouts, style, extra):
+    import pypdfium2 as pdfium
+
+    html = _grid_in_columns(style, extra)
+    theirs, _ = column_layouts(html, original=True)
+    ours, _ = column_layouts(html, original=False)
+    assert ours == theirs
+    pages = pdfium.PdfDocument(ours)
+    assert len(pages) == 2      # (the search alone put "After the columns" on a third)
+    assert "After the columns" in pages[1].get_textpage().get_text_range()

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from math import inf
 
-from printshop.render.weasy.column_trial import ColumnTrial
+from printshop.render.weasy.column_trial import ColumnTrial, history_matters
 from printshop.render.weasy.registry import Patch, SourceEdit
 
 # (WeasyPrint's text, printshop's text): each must be found exactly once
@@ -39,7 +39,8 @@ _START = (
 """,
     """                        balancing = True
                         height = sum(consumed_heights) / count
-                        search = BalanceSearch(height, max_height, lost_space)
+                        search = BalanceSearch(height, max_height, lost_space,
+                                               history_matters(context, column_children))
                         lost_space = inf
 """)
 _STEP = (
@@ -75,11 +76,14 @@ class BalanceSearch:
     is the smallest need (`lost`) any try has reported, or 1 px while none has; stop at the
     first try that fits, or give up (`overflows`) past the page's height. A run of tries
     with one step ends at the first that fits or reports a smaller need: that try is found
-    by doubling the index, then halving the gap."""
+    by doubling the index, then halving the gap. `exact`: WeasyPrint's own tries, one a
+    step (content whose fit is not monotonic in the height, or whose layout depends on the
+    layouts before it: `column_trial.history_matters`)."""
 
-    def __init__(self, start: float, max_height: float, lost: float):
+    def __init__(self, start: float, max_height: float, lost: float, exact: bool = False):
         self.max_height = max_height
         self.need = lost            # WeasyPrint's remembered smallest need (inf: none yet)
+        self.exact = exact
         self.done = self.overflows = False
         self.last: float | None = None     # the height of the last try
         self.final: float | None = None    # the chosen height, tried once more
@@ -102,6 +106,13 @@ class BalanceSearch:
         if self.final is not None:      # the re-try at the chosen height, so the layout
             self.done = True            # left behind is one at that height
             return self.final
+        if self.exact:                  # WeasyPrint's rule, as its loop applies it
+            if fits:
+                self.done = True
+                return height
+            self.need = min(self.need, lost)
+            height += 1 if self.need == inf else self.need
+            return self._give_up() if height > self.max_height else height
         index = self.asked
         self.tried[index] = (fits, lost)
         if fits or lost < self.need:
@@ -210,7 +221,8 @@ BALANCE = Patch(
     why="WeasyPrint balances a run of columns by adding 1 px a layout while no box says "
         "how much more it needs (132 layouts for the guide's contents page)",
     gain="the guide's contents page in 16 column layouts instead of 132",
-    edits=(SourceEdit(FUNCTION, (_START, _STEP), names=lambda: {"BalanceSearch": BalanceSearch},
+    edits=(SourceEdit(FUNCTION, (_START, _STEP), names=lambda: {"BalanceSearch": BalanceSearch,
+                                                   "history_matters": history_matters},
                       rebind=_REBIND),),
 )
 TRIAL = Patch(

@@ -20,6 +20,8 @@ that differs between the two could make them differ:
   column out from the same break, with the same space below and the same `page_is_empty`;
   a try at the chosen height after a balancing search (render/weasy/column_balance.py) is
   laid out with the final layout's `page_is_empty`, so it can be taken;
+* what a layout remembers: a grid container keeps state from one layout to the next
+  (`history_matters`): columns holding one keep WeasyPrint's own tries;
 * what a layout leaves behind: a try's columns are thrown away with
   `remove_placeholders` (its footnotes, running elements, pieces broken out of flow): a
   try that made any of these keeps nothing. Its absolutely positioned boxes (a list's
@@ -34,17 +36,36 @@ from __future__ import annotations
 _MISSING = object()
 
 
-def _floats_possible(context, children, direction) -> bool:
-    if context.excluded_shapes or direction != "ltr":
-        return True
-    # the same run's tries ask about the same children: looked at once
-    seen = getattr(context, "printshop_floats", None)
+def _looked_at(context, children) -> tuple[bool, bool]:
+    """(floats or footnotes among the columns' content, grid containers among it): the same
+    run's tries ask about the same children, looked at once."""
+    from weasyprint.formatting_structure.boxes import GridContainerBox
+
+    seen = getattr(context, "printshop_columns_content", None)
     if seen is not None and seen[0] is children:
         return seen[1]
-    found = any(box.style["float"] != "none" or box.footnote is not None
-                for child in children for box in child.descendants())
-    context.printshop_floats = (children, found)
-    return found
+    floats = grids = False
+    for child in children:
+        for box in child.descendants():
+            floats = floats or box.style["float"] != "none" or box.footnote is not None
+            grids = grids or isinstance(box, GridContainerBox)
+    context.printshop_columns_content = (children, (floats, grids))
+    return floats, grids
+
+
+def _floats_possible(context, children, direction) -> bool:
+    return bool(context.excluded_shapes) or direction != "ltr" or \
+        _looked_at(context, children)[0]
+
+
+def history_matters(context, children) -> bool:
+    """Whether laying the columns' content out depends on the layouts made before, so that
+    only WeasyPrint's own sequence of layouts makes WeasyPrint's columns: a grid container
+    keeps where its items were broken (`advancements`) from one layout to the next, and
+    whether it fits is then not monotonic in the height tried (WeasyPrint's own test
+    `test_grid_in_columns`). Such runs are balanced WeasyPrint's way, a pixel a layout, and
+    nothing is taken from a try (render/weasy/column_balance.py)."""
+    return _looked_at(context, children)[1]
 
 
 class ColumnTrial:
@@ -59,7 +80,8 @@ class ColumnTrial:
         # column → its absolutely positioned and fixed boxes (list markers, say): the
         # final layout hands them on to be laid out, as its own would be
         self.out_of_flow: dict[int, tuple[list, list]] = {}
-        self.own_places = not _floats_possible(context, children, direction)
+        self.own_places = not _floats_possible(context, children, direction) and \
+            not history_matters(context, children)
         self.places: dict[int, tuple] = {}     # column → (x, y) of its box, before layout
         self.kept: dict[int, tuple] = {}
 

@@ -31,11 +31,11 @@ Nothing here imports WeasyPrint until `apply_all`, `report` or `active` is calle
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import hashlib
 import importlib
 import inspect
+import linecache
 import os
 import textwrap
 from dataclasses import dataclass, field
@@ -301,11 +301,13 @@ def _compiled(function: str, edits) -> tuple[object, set[str]]:
     attribute = function.rpartition(".")[2]
     wrapper = (f"def _printshop_make({', '.join(extra)}):\n"
                + textwrap.indent(source, "    ") + f"    return {attribute}\n")
-    tree = ast.parse(wrapper)
-    ast.increment_lineno(tree, own.__code__.co_firstlineno - 2)   # tracebacks: its lines
+    # a traceback through it shows its own lines, under a name that says what it is
+    patched = ", ".join(sorted({patch.name for patch, _ in edits} - failed))
+    filename = f"{inspect.getsourcefile(own)} ({own.__qualname__} patched: {patched})"
+    linecache.cache[filename] = (len(wrapper), None, wrapper.splitlines(True), filename)
     module = inspect.getmodule(own)
     scope: dict = {}
-    exec(compile(tree, inspect.getsourcefile(own), "exec"), vars(module), scope)
+    exec(compile(wrapper, filename, "exec"), vars(module), scope)
     made = scope["_printshop_make"](**extra)
     made.__qualname__ = own.__qualname__
     return made, failed
