@@ -10,7 +10,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PRINTSHOP := $(BIN)/printshop
 
-.PHONY: all build test bench bytecode clean system-check system-check-test look
+.PHONY: all build test bench equivalence weasyprint-suite bytecode clean system-check \
+	system-check-test look
 
 all: build
 
@@ -43,6 +44,16 @@ test: system-check-test $(STAMP) bytecode
 
 bench: system-check $(STAMP) bytecode
 	$(BIN)/python bench/run.py
+
+# printshop's speed patches of WeasyPrint change no page: the kit, a foreign manuscript and
+# a print profile built with them and without them (render/weasy/registry.py); ~2 min alone
+equivalence: system-check-test $(STAMP) bytecode
+	$(BIN)/python tools/equivalence.py
+
+# WeasyPrint's own test suite (from its sdist on PyPI, fetched once into .venv/) run with
+# printshop's patches and without: every test must have the same outcome; ~10 min alone
+weasyprint-suite: system-check-test $(STAMP)
+	$(BIN)/python tools/weasyprint_suite.py
 
 # printshop's modules compiled ahead (an editable install is not compiled by pip): each
 # command starts ~0.1 s sooner where Python may not write its own cache
