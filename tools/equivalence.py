@@ -7,7 +7,8 @@ by design):
 
 * the kit: every product of rules-src/;
 * a foreign manuscript: tests/fixtures/foreign-manuscript, a folder of Markdown that is
-  not a game (its own fonts policy, its own book);
+  not a game (its own fonts policy, its own book; built without --strict, its links to
+  chapters the fixture leaves out being warnings);
 * a print profile: the Player's Guide for DriveThruRPG (`--profile dtrpg-book --cover`).
 
 Every file of the two builds must be the same bytes; a PDF whose bytes differ must have the
@@ -31,9 +32,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PRINTSHOP = Path(sys.executable).with_name("printshop")
 BUILDS = {
-    "kit": [],
+    "kit": ["--strict"],
+    # (not --strict: its links to the chapters of its project that are not in the fixture
+    # are warnings, printed as plain text)
     "foreign-manuscript": ["--source", str(ROOT / "tests" / "fixtures" / "foreign-manuscript")],
-    "dtrpg-book": ["players-guide", "--profile", "dtrpg-book", "--cover"],
+    "dtrpg-book": ["--strict", "players-guide", "--profile", "dtrpg-book", "--cover"],
 }
 CACHE = ".printshop-cache"
 
@@ -49,7 +52,7 @@ def build(name: str, args: list[str], out: Path, patches: str) -> float:
     """One build (a fresh process, an empty folder); its CPU time (user + sys)."""
     env = dict(os.environ, PRINTSHOP_WEASYPRINT_PATCHES=patches)
     before = os.times()
-    done = subprocess.run([str(PRINTSHOP), "build", "--strict", "--quiet", *args,
+    done = subprocess.run([str(PRINTSHOP), "build", "--quiet", *args,
                            "--out", str(out)], cwd=ROOT, env=env,
                           capture_output=True, text=True)
     after = os.times()
@@ -124,6 +127,7 @@ def main() -> int:
     started = time.monotonic()
     cpu = {"on": 0.0, "off": 0.0}
     same, differ = [], []
+    shutil.rmtree(work / "pixels", ignore_errors=True)
     try:
         for name, args in BUILDS.items():
             ours, theirs = work / name / "with", work / name / "without"
