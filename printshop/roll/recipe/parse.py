@@ -1,0 +1,409 @@
+"""Reading a recipe file (`recipes/NAME.yaml`) into steps, every problem located at its line.
+
+The file's parts (docs/recipes.md has them all, with examples): `title`, `sheet`, `label`,
+`classes`, `data`, `per_class`, `steps` (in order: each names the value it makes), `json`,
+`reroll_while`, `index` and `checks`. Expressions are parsed here (`expr.py`); what they name
+is checked against the steps before them and the project's tables by `check.py`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from printshop.errors import Problems
+from printshop.roll.recipe.dice_ops import DiceSpec, dice_spec
+from printshop.roll.recipe.evaluate import Compiled, compile_node
+from printshop.roll.recipe.expr import ExprError, Node, parse
+from printshop.roll.recipe.functions import ARITY, FUNCTIONS
+from printshop.roll.recipe.values import Record
+from printshop.source.tables import TABLE_ID_RE
+from printshop.source.yamlfile import YamlDoc
+
+NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+TOP_KEYS = ("title", "description", "sheet", "label", "classes", "data", "per_class", "steps",
+            "json", "reroll_while", "index", "checks")
+COMMON = ("when", "else", "value", "label", "show")
+KINDS = {   # a step's kind (its first key) and the options it takes besides COMMON
+    "roll": ("times", "count", "keep", "drop", "reroll"),
+    "pool": ("dc", "sides", "crits", "under_one"),
+    "table": ("until", "times"),
+    "pick": ("where", "unless", "count"),
+    "lookup": ("by", "row", "column"),
+    "place": ("into", "primes", "shuffle", "swap"),
+    "choose": ("weights",),
+    "inventory": (),
+    "value": (),
+}
+SHOW = ("box", "line", "list", "table", "stats", "hidden")
+ENTRY_KEYS = ("item", "quantity", "kind", "each", "when", "table", "times")
+RESERVED_NAMES = {"index", "seed", "id", "class", "class_rolls", "per_class", "row", "it"}
+
+
+@dataclass
+class Where:
+    """Where a piece of the recipe is: its file, line and column, and how to say it."""
+
+    path: Path
+    line: int
+    column: int
+    field: str          # "steps.hp.value"
+    quoted: bool = False
+
+    def at(self, offset: int = 0) -> tuple[int, int]:
+        return self.line, self.column + offset + (1 if self.quoted else 0)
+
+
+@dataclass
+class Expr:
+    text: str
+    node: Node
+    run: Compiled
+    where: Where
+
+
+@dataclass
+class TableRef:
+    """A table named in a step: a table id, or an expression that gives one."""
+
+    literal: str | None
+    expr: Expr | None
+    where: Where
+
+
+@dataclass
+class Step:
+    name: str
+    kind: str
+    where: Where
+    options: dict[str, Any] = field(default_factory=dict)
+    when: Expr | None = None
+    otherwise: Expr | None = None
+    value: Expr | None = None
+    label: str | None = None
+    show: str | None = None
+
+
+@dataclass
+class Entry:
+    """One line of an inventory step: what it adds."""
+
+    where: Where
+    item: Expr | None = None
+    quantity: Expr | None = None
+    kind: str | None = None       # a word that sorts items: weapon, gear …
+    each: Expr | None = None
+    when: Expr | None = None
+    table: TableRef | None = None
+    times: Expr | None = None
+    fields: dict[str, Expr] = field(default_factory=dict)
+
+
+@dataclass
+class Check:
+    where: Where
+    tables: list          # table ids, or ("per_class", field path)
+    column: str
+    rule: str             # one_of, in, is, unique
+    argument: Any
+
+
+@dataclass
+class Recipe:
+    id: str
+    path: Path
+    doc: YamlDoc
+    title: str = "Characters"
+    description: str | None = None
+    template: str | None = None
+    stylesheets: list[str] | None = None
+    layers: bool = False
+    layout: dict[str, Any] = field(default_factory=dict)
+    label: Expr | None = None
+    class_tables: dict[str, str] = field(default_factory=dict)
+    class_records: str | None = None
+    class_name: Expr | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    per_class: dict[str, Record] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    json: Any = None
+    reroll_while: list[Expr] = field(default_factory=list)
+    index: list[tuple[str, Expr]] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    records: dict[str, Record] = field(default_factory=dict)   # class id → its record
+    shapes: dict[str, Any] = field(default_factory=dict)  # step → what it can make (check)
+    broken: list[str] = field(default_factory=list)   # steps not read (not reported again)
+
+    @property
+    def has_classes(self) -> bool:
+        return bool(self.class_tables)
+
+
+class Reader:
+    """Turns the YAML document into a Recipe, adding each problem to `problems`."""
+
+    def __init__(self, doc: YamlDoc, problems: Problems):
+        self.doc, self.problems = doc, problems
+        self.lines = None
+
+    # --- locating ---------------------------------------------------------------------------
+    def where(self, loc: tuple, key: bool = False) -> Where:
+        pos = self.doc.pos(loc, key=key)
+        quoted = False
+        if not key:
+            if self.lines is None:
+                try:
+                    self.lines = self.doc.path.read_text(encoding="utf-8").splitlines()
+                except OSError:
+                    self.lines = []
+            if 0 < pos.line <= len(self.lines):
+                text = self.lines[pos.line - 1]
+                quoted = text[pos.column - 1:pos.column] in ("'", '"')
+        return Where(self.doc.path, pos.line, pos.column, ".".join(map(str, loc)), quoted)
+
+    def problem(self, where: Where, message: str, offset: int = 0) -> None:
+        line, column = where.at(offset)
+        self.problems.add(where.path, f"{where.field}: {message}", line, column)
+
+    # --- pieces ------------------------------------------------------------------------------
+    def expr(self, value, loc: tuple) -> Expr | None:
+        where = self.where(loc)
+        if isinstance(value, (dict, list)):
+            self.problem(where, "expected an expression (a formula), not a "
+                         f"{'mapping' if isinstance(value, dict) else 'list'}")
+            return None
+        if value is None:
+            self.problem(where, "expected an expression, found nothing")
+            return None
+        try:
+            node = parse(str(value))
+        except ExprError as exc:
+            self.problem(where, f"{exc.message} (in '{value}')", exc.offset)
+            return None
+        ok = self._calls(node, where, str(value))
+        if not ok:
+            return None
+        return Expr(str(value), node, compile_node(node, FUNCTIONS), where)
+
+    def _calls(self, node: Node, where: Where, text: str) -> bool:
+        ok = True
+        if node.kind == "call":
+            if node.value not in FUNCTIONS:
+                close = difflib.get_close_matches(node.value, list(FUNCTIONS), n=1)
+                hint = f" (did you mean {close[0]}?)" if close else \
+                    " (docs/recipes.md lists them)"
+                self.problem(where, f"no function '{node.value}'{hint}", node.offset)
+                ok = False
+            else:
+                low, high = ARITY[node.value]
+                n = len(node.args)
+                if n < low or (high is not None and n > high):
+                    want = str(low) if low == high else \
+                        f"{low} or more" if high is None else f"{low} to {high}"
+                    self.problem(where, f"{node.value}() takes {want} argument"
+                                 f"{'s' if want != '1' else ''}, not {n}", node.offset)
+                    ok = False
+        for arg in node.args:
+            ok = self._calls(arg, where, text) and ok
+        extra = node.extra
+        if hasattr(extra, "iterable"):
+            ok = self._calls(extra.iterable, where, text) and ok
+            if extra.condition is not None:
+                ok = self._calls(extra.condition, where, text) and ok
+        return ok
+
+    def table_ref(self, value, loc: tuple) -> TableRef | None:
+        where = self.where(loc)
+        if not isinstance(value, str) or not value.strip():
+            self.problem(where, "expected a table id (the file name in tables/, without "
+                         ".yaml) or an expression that gives one")
+            return None
+        value = value.strip()
+        if TABLE_ID_RE.match(value) and "_" not in value:
+            return TableRef(value, None, where)
+        expr = self.expr(value, loc)
+        return TableRef(None, expr, where) if expr else None
+
+    def flag(self, value, loc: tuple) -> bool:
+        if isinstance(value, str) and value.lower() in ("true", "yes", "false", "no"):
+            return value.lower() in ("true", "yes")
+        self.problem(self.where(loc), f"expected true or false, not '{value}'")
+        return False
+
+    def text(self, value, loc: tuple) -> str | None:
+        if not isinstance(value, str):
+            self.problem(self.where(loc), "expected a text")
+            return None
+        return value
+
+    def unknown_keys(self, mapping: dict, allowed, loc: tuple, what: str) -> None:
+        for key in mapping:
+            if key not in allowed:
+                close = difflib.get_close_matches(str(key), list(allowed), n=1)
+                hint = f"did you mean '{close[0]}'? " if close else ""
+                self.problem(self.where(loc + (key,), key=True),
+                             f"unknown key '{key}' in {what} ({hint}it takes "
+                             f"{', '.join(allowed)})")
+
+    # --- steps -------------------------------------------------------------------------------
+    def step(self, name: str, raw, loc: tuple) -> Step | None:
+        where = self.where(loc, key=True)
+        if not NAME_RE.match(name):
+            self.problem(where, f"'{name}' is not a name: use letters, digits and _ "
+                         "(starting with a letter)")
+            return None
+        if name in RESERVED_NAMES:
+            self.problem(where, f"'{name}' is a name printshop gives a value itself (one of "
+                         f"{', '.join(sorted(RESERVED_NAMES))}); choose another")
+            return None
+        if not isinstance(raw, dict):
+            expr = self.expr(raw, loc)
+            return Step(name, "value", where, value=expr) if expr else None
+        kinds = [k for k in raw if k in KINDS and k != "value"] or \
+            [k for k in raw if k == "value"]
+        if len(kinds) != 1:
+            self.problem(where, "a step is an expression, or a mapping with exactly one of "
+                         f"{', '.join(KINDS)} (found {', '.join(kinds) or 'none'})")
+            return None
+        kind = kinds[0]
+        step = Step(name, kind, where)
+        self.unknown_keys(raw, (kind,) + KINDS[kind] + COMMON, loc, f"a {kind} step")
+        for key in ("when", "else"):
+            if key in raw:
+                expr = self.expr(raw[key], loc + (key,))
+                if key == "when":
+                    step.when = expr
+                else:
+                    step.otherwise = expr
+        if "value" in raw and kind != "value":
+            step.value = self.expr(raw["value"], loc + ("value",))
+        if "label" in raw:
+            step.label = self.text(raw["label"], loc + ("label",))
+        if "show" in raw:
+            if raw["show"] not in SHOW:
+                self.problem(self.where(loc + ("show",)), f"show: '{raw['show']}' is not one "
+                             f"of {', '.join(SHOW)}")
+            else:
+                step.show = raw["show"]
+        getattr(self, f"_{kind}")(step, raw, loc)
+        return step
+
+    def _value(self, step, raw, loc):
+        step.value = self.expr(raw["value"], loc + ("value",))
+
+    def _exprs(self, step, raw, loc, keys):
+        for key in keys:
+            if key in raw:
+                step.options[key] = self.expr(raw[key], loc + (key,))
+
+    def _roll(self, step, raw, loc):
+        where = self.where(loc + ("roll",))
+        try:
+            step.options["dice"] = dice_spec(raw["roll"], raw.get("keep"), raw.get("drop"),
+                                             raw.get("reroll"))
+        except ValueError as exc:
+            self.problem(where, str(exc))
+        self._exprs(step, raw, loc, ("times", "count"))
+
+    def _pool(self, step, raw, loc):
+        step.options["size"] = self.expr(raw["pool"], loc + ("pool",))
+        step.options["dc"] = self.expr(raw.get("dc", "4"), loc + ("dc",))
+        sides = str(raw.get("sides", "6"))
+        if not sides.isdigit() or not 2 <= int(sides) <= 100:
+            self.problem(self.where(loc + ("sides",)), "sides: a whole number from 2 to 100")
+        step.options["sides"] = int(sides) if sides.isdigit() else 6
+        step.options["crits"] = self.flag(raw["crits"], loc + ("crits",)) \
+            if "crits" in raw else True
+        under = raw.get("under_one", "keep-lowest")
+        if under not in ("keep-lowest", "nothing"):
+            self.problem(self.where(loc + ("under_one",)), "under_one: keep-lowest (throw "
+                         "2 − size dice, keep the lowest) or nothing")
+        step.options["keep_lowest"] = under == "keep-lowest"
+
+    def _table(self, step, raw, loc):
+        step.options["table"] = self.table_ref(raw["table"], loc + ("table",))
+        self._exprs(step, raw, loc, ("until", "times"))
+
+    def _pick(self, step, raw, loc):
+        step.options["table"] = self.table_ref(raw["pick"], loc + ("pick",))
+        self._exprs(step, raw, loc, ("where", "unless", "count"))
+
+    def _lookup(self, step, raw, loc):
+        step.options["table"] = self.table_ref(raw["lookup"], loc + ("lookup",))
+        if ("by" in raw) == ("row" in raw):
+            self.problem(self.where(loc, key=True), "a lookup finds its row either by a "
+                         "number in the rolls' ranges (by:) or by columns' values (row:)")
+        self._exprs(step, raw, loc, ("by", "column"))
+        if "row" in raw:
+            if not isinstance(raw["row"], dict) or not raw["row"]:
+                self.problem(self.where(loc + ("row",)), "row: a mapping of column: value")
+            else:
+                step.options["row"] = {k: self.expr(v, loc + ("row", k))
+                                       for k, v in raw["row"].items()}
+
+    def _place(self, step, raw, loc):
+        step.options["rolls"] = self.expr(raw["place"], loc + ("place",))
+        if "into" not in raw:
+            self.problem(self.where(loc, key=True), "place: needs into: (the names, in "
+                         "order, e.g. [STR, DEX, CON])")
+        self._exprs(step, raw, loc, ("into", "primes"))
+        step.options["shuffle"] = self.flag(raw["shuffle"], loc + ("shuffle",)) \
+            if "shuffle" in raw else False
+        if "swap" in raw:
+            swap = raw["swap"]
+            if not isinstance(swap, list) or len(swap) != 2:
+                self.problem(self.where(loc + ("swap",)), "swap: two names (or expressions "
+                             "giving them), e.g. [STR, CON]")
+            else:
+                step.options["swap"] = [self.expr(s, loc + ("swap", i))
+                                        for i, s in enumerate(swap)]
+        if step.options.get("primes") and step.options.get("shuffle"):
+            self.problem(self.where(loc, key=True), "primes and shuffle both decide where "
+                         "the numbers go: use one")
+
+    def _choose(self, step, raw, loc):
+        step.options["options"] = self.expr(raw["choose"], loc + ("choose",))
+        self._exprs(step, raw, loc, ("weights",))
+
+    def _inventory(self, step, raw, loc):
+        entries = raw["inventory"]
+        if not isinstance(entries, list) or not entries:
+            self.problem(self.where(loc + ("inventory",)), "inventory: a list of what it "
+                         "adds ({item: …, quantity: …})")
+            return
+        step.options["entries"] = [e for i, item in enumerate(entries)
+                                   if (e := self.entry(item, loc + ("inventory", i)))]
+
+    def entry(self, raw, loc) -> Entry | None:
+        where = self.where(loc)
+        if not isinstance(raw, dict):
+            self.problem(where, "each line of an inventory is a mapping (item:, quantity:, "
+                         "kind:, each:, when:, table:, times:)")
+            return None
+        entry = Entry(where)
+        if "item" not in raw:
+            self.problem(where, "item: what is added (an expression; `it` is each of "
+                         "`each`, `row` the row of `table`)")
+        for key, value in raw.items():
+            if key == "table":
+                entry.table = self.table_ref(value, loc + (key,))
+            elif key == "kind":
+                entry.kind = self.text(value, loc + (key,))
+            elif key in ENTRY_KEYS:
+                setattr(entry, key, self.expr(value, loc + (key,)))
+            elif NAME_RE.match(str(key)) and key not in ("name",):
+                entry.fields[key] = self.expr(value, loc + (key,))
+            else:
+                self.problem(self.where(loc + (key,), key=True), f"'{key}' cannot be an "
+                             "item's field (item, quantity and kind are built in)")
+        if entry.table is not None and entry.each is not None:
+            self.problem(where, "a line takes either each: (a list) or table: (a roll), "
+                         "not both")
+        return entry
+
+
+def dice_of(step: Step) -> DiceSpec | None:
+    return step.options.get("dice")
