@@ -24,11 +24,10 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (check_stylesheets, inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet)
-from printshop.products.pregen_classes import class_words, match_class, slug
+from printshop.products.pregen_classes import class_names, class_words, match_class, slug
 from printshop.render.jinja import render_template
 from printshop.render.pdf import Stylesheet
-from printshop.roll.character_rules import CharacterRules, load_character_rules
-from printshop.roll.characters import Character, roll_character
+from printshop.roll.recipe import Character, Recipe, Roller, Wishes, load_recipe
 from printshop.source.schema import Strict
 from printshop.source.yamlfile import load_yaml
 
@@ -45,16 +44,19 @@ class PregensOptions(Strict):
     seed: str = Field(pattern=SEED_PATTERN)
     count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)
     first: int = Field(default=1, ge=1, le=HARD_MAX_COUNT)   # number of the first character
+    recipe: str = "characters"                    # recipes/RECIPE.yaml: how they are made
     classes: list[str] = []                       # class ids or names; empty: every class
-    class_table: str = "guide"                    # a key of class_tables
-    class_tables: dict[str, str] = {"guide": "class-roll", "flat": "class-roll-flat"}
+    class_table: str | None = None                # a name of the recipe's class tables
+    # a convention's wish: roll a character again while any of these holds (recipe
+    # expressions, e.g. "all([m <= 0 for m in values(mods)])")
+    reroll_while: list[str] = []
     paper: Literal["letter", "a4"] | None = None
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
     backs: bool = False                           # a tombstone back page for duplex
     formats: list[Literal["pdf", "html", "json"]] = ["pdf"]
-    title: str = "Pregenerated Adventurers"
-    template: str = "pregens.html.j2"
-    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]
+    title: str | None = None                      # default: the recipe's title
+    template: str | None = None                   # default: the recipe's sheet
+    stylesheets: list[str] | None = None          # default: the recipe's sheet's
     # 10 sheets a job: a worker's memory grows ~2-3.5 MB a page while it lays a chunk out,
     # and smaller chunks were no slower (bench/pregens.py). Layered chunks each carry the
     # forms and stamps they draw; the merge keeps one copy of each (render/layered_merge.py)
@@ -93,7 +95,8 @@ class Pregens(Product):
         # where a bad option came from: the manifest (default) or a command-line flag
         self.cli_flags = cli_flags
         self.large_ok = large_ok  # more than MAX_COUNT characters was confirmed
-        self._rules: CharacterRules | None = None
+        self._recipe: Recipe | None = None
+        self._roller: Roller | None = None
         self._env = None
         self._characters: list[Character] | None = None
 
@@ -110,35 +113,96 @@ class Pregens(Product):
                                  pos.column)
 
     @property
-    def rules(self) -> CharacterRules:
-        if self._rules is None:
-            tables = self.options.class_tables
-            key = self.options.class_table
-            if key not in tables:
-                raise self._problem_at("class_table", f"'{key}' is not a class table "
-                                       f"(choose {' or '.join(tables)})")
-            self._rules = load_character_rules(self.project, tables[key])
-        return self._rules
+    def recipe(self) -> Recipe:
+        """The recipe (loaded and checked once)."""
+        if self._recipe is None:
+            where = None
+            if self.cli_flags is not None:
+                where = (self.cli_flags.get("recipe", "--recipe"), None)
+            self._recipe = load_recipe(self.project, self.options.recipe, where=where)
+        return self._recipe
+
+    @property
+    def template(self) -> str:
+        from printshop.roll.recipe.load import DEFAULT_TEMPLATE
+
+        return self.options.template or self.recipe.template or DEFAULT_TEMPLATE
+
+    @property
+    def stylesheets(self) -> list[str]:
+        from printshop.roll.recipe.load import DEFAULT_STYLESHEETS
+
+        if self.options.stylesheets is not None:
+            return list(self.options.stylesheets)
+        if self.recipe.stylesheets is not None:
+            return list(self.recipe.stylesheets)
+        return list(DEFAULT_STYLESHEETS)
+
+    @property
+    def title(self) -> str:
+        return self.options.title or self.recipe.title
+
+    def class_table_key(self) -> str | None:
+        """The recipe's class table this pack rolls on (None: a game without classes)."""
+        recipe = self.recipe
+        key = self.options.class_table
+        if not recipe.has_classes:
+            if key is not None:
+                raise self._problem_at("class_table", f"recipes/{recipe.id}.yaml has no "
+                                       "classes, so no class table to choose")
+            return None
+        if key is None:
+            return next(iter(recipe.class_tables))
+        if key not in recipe.class_tables:
+            raise self._problem_at("class_table", f"'{key}' is not a class table of "
+                                   f"recipes/{recipe.id}.yaml (choose "
+                                   f"{' or '.join(recipe.class_tables)})")
+        return key
+
+    @property
+    def roller(self) -> Roller:
+        if self._roller is None:
+            self._roller = Roller(self.recipe, self.project.tables, Wishes(
+                class_table=self.class_table_key(), classes=self.allowed_classes(),
+                reroll_while=self.reroll_wishes()))
+        return self._roller
+
+    def reroll_wishes(self) -> list:
+        """The `reroll_while` expressions, parsed and checked against the recipe."""
+        if not self.options.reroll_while:
+            return []
+        from printshop.roll.recipe.wishes import parse_wishes
+
+        where = self.cli_flags.get("reroll_while", "--reroll-while") \
+            if self.cli_flags is not None else None
+        return parse_wishes(self, list(self.options.reroll_while), where)
 
     def allowed_classes(self) -> frozenset[str] | None:
         """The classes named by `classes` (ids, names or words of them), or None for all."""
         if not self.options.classes:
             return None
-        rules = self.rules
-        ids = list(rules.classes)
+        recipe = self.recipe
+        if not recipe.has_classes:
+            raise self._problem_at("classes", f"recipes/{recipe.id}.yaml has no classes to "
+                                   "choose from")
+        from printshop.roll.recipe.step_checks import class_ids
+
+        names = class_names(recipe, self.project.tables)
+        ids = list(names)
         chosen: set[str] = set()
         for given in self.options.classes:
-            matches = match_class(given, rules)
+            matches = match_class(given, names)
             if not matches:
                 close = difflib.get_close_matches(slug(given), ids + class_words(ids), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise self._problem_at("classes", f"no class '{given}'{hint}; the classes are "
                                        f"{', '.join(ids)}")
             chosen |= matches
-        reachable = set(rules.reachable_classes())
+        key = self.class_table_key()
+        reachable = set(class_ids(recipe, self.project.tables, recipe.class_tables[key]))
         if not chosen & reachable:
-            raise self._problem_at("classes", f"the {self.options.class_table} class table "
-                                   f"never rolls {', '.join(sorted(chosen))}")
+            raise self._problem_at("classes", f"the {key} class table never rolls "
+                                   f"{', '.join(sorted(chosen))}")
         return frozenset(chosen & reachable)
 
     def paper_for_sheets(self, ctx: BuildContext) -> str:
@@ -158,26 +222,25 @@ class Pregens(Product):
                 "build it with printshop roll characters --yes"
             raise self._problem_at("count", f"{count:,} characters is more than {MAX_COUNT:,} "
                                    f"({pages:,} pages); {how}")
-        self.rules  # noqa: B018  (loads and checks every table the roller reads)
-        self.allowed_classes()
+        self.roller  # noqa: B018  (loads and checks the recipe and every table it reads)
         env = jinja_environment(self.project)
         try:
-            env.get_template(self.options.template)
+            env.get_template(self.template)
         except Exception as exc:  # syntax errors, missing template
             from printshop.products.guide import _template_problem
 
-            raise _template_problem(env, self.options.template, exc) from None
-        check_stylesheets(ctx, self.project, list(self.options.stylesheets))
+            raise _template_problem(env, self.template, exc) from None
+        check_stylesheets(ctx, self.project, self.stylesheets)
 
     # --- rolling -----------------------------------------------------------------------------
     def characters(self, ctx: BuildContext | None = None) -> list[Character]:
         if self._characters is None:
-            rules, allowed = self.rules, self.allowed_classes()
+            roller = self.roller
             started = time.monotonic()
             out = []
             first = self.options.first
             for index in range(first, first + self.options.count):
-                out.append(roll_character(rules, self.options.seed, index, allowed))
+                out.append(roller.roll(self.options.seed, index))
                 if ctx and ctx.progress and len(out) % 500 == 0 and \
                         time.monotonic() - started > PROGRESS_AFTER_S:
                     ctx.progress(f"{self.name}: rolled {len(out)}/{self.options.count} "
@@ -187,25 +250,67 @@ class Pregens(Product):
 
     # --- composing ---------------------------------------------------------------------------
     def pack_info(self, characters: list[Character], paper: str) -> dict:
-        mix = Counter(c.class_id for c in characters)
-        classes = self.rules.classes
+        recipe = self.recipe
+        mix = Counter(c.kind if recipe.has_classes else c.label for c in characters)
+        if recipe.has_classes:
+            names = class_names(recipe, self.project.tables)
+            allowed = self.allowed_classes() or ()
+            mix_rows = [{"name": names[cid], "count": mix[cid]} for cid in names if mix[cid]]
+            table = self.project.tables[recipe.class_tables[self.class_table_key()]]
+            class_roll = f"{table.title} table ({table.dice.text})"
+            restricted = [names[cid] for cid in names if cid in allowed]
+        else:
+            mix_rows = [{"name": label, "count": n} for label, n in sorted(
+                mix.items(), key=lambda item: (-item[1], item[0]))]
+            class_roll, restricted = None, []
+        from printshop.roll.recipe.layout import index_cells, index_columns, sheet_layout
+
         return {
-            "title": self.options.title,
+            "title": self.title,
             "game": self.project.manifest.title,
             "seed": self.options.seed,
             "count": len(characters),
-            "class_table": self.options.class_table,
-            "class_roll": f"{self.rules.class_table.title} table "
-                          f"({self.rules.class_table.dice.text})",
-            "restricted_to": [cls.name for cid, cls in classes.items()
-                              if cid in (self.allowed_classes() or ())],
-            "mix": [{"name": classes[cid].name, "count": mix[cid]}
-                    for cid in classes if mix[cid]],
+            "recipe": recipe.id,
+            "class_table": self.class_table_key(),
+            "class_roll": class_roll,
+            "restricted_to": restricted,
+            "rerolled_while": list(self.options.reroll_while),
+            "mix": mix_rows,
             "paper": paper,
             "backs": self.options.backs,
-            "party_roles": [row["role"] for row in self.project.tables["party-roles"].rows],
+            "noun": recipe.noun,
+            "nouns": recipe.nouns,
+            "layout": sheet_layout(recipe),
+            "index_columns": index_columns(recipe),
+            "index_rows": {c.index: index_cells(recipe, c, self.project.tables)
+                           for c in characters},
+            "reprint": self.reprint_command(),
             "version": __version__,
         }
+
+    def reprint_command(self, first: str = "n", count: str | None = None,
+                        backs: bool = False) -> str:
+        """The command that rolls character `first` of this pack again."""
+        import shlex
+
+        o = self.options
+        command = f"printshop roll characters --seed {o.seed}"
+        if o.recipe != "characters":
+            command += f" --recipe {o.recipe}"
+        if o.classes:
+            command += f" --class {','.join(o.classes)}"
+        if o.class_table is not None and o.class_table != self.class_table_key_default():
+            command += f" --class-table {o.class_table}"
+        for wish in o.reroll_while:
+            command += f" --reroll-while {shlex.quote(wish)}"
+        if backs:
+            command += " --backs"
+        return command + (f" --first {first} --count {count}" if count else
+                          f" --count {first}")
+
+    def class_table_key_default(self) -> str | None:
+        recipe = self.recipe
+        return next(iter(recipe.class_tables)) if recipe.has_classes else None
 
     def index_pages(self, characters: list[Character]) -> list[list[Character]]:
         first, per_page = self.options.index_first_page, self.options.index_per_page
@@ -237,7 +342,7 @@ class Pregens(Product):
                 self.layout(pack["count"]).cover_pages > len(index_pages)
         if self._env is None:  # compiling the template once, not once a chunk
             self._env = jinja_environment(self.project)
-        return render_template(self._env, self.options.template,
+        return render_template(self._env, self.template,
                                part=part, pack=pack, characters=characters,
                                index_pages=index_pages, first_index_page=first_index_page,
                                blank_back=blank_back, marks=marks or {},
@@ -249,7 +354,7 @@ class Pregens(Product):
         stylesheets and its page and sheet size."""
         from printshop.products.printing import sheet_palette_css
 
-        sheets = tuple(stylesheet(self.project, s) for s in self.options.stylesheets)
+        sheets = tuple(stylesheet(self.project, s) for s in self.stylesheets)
         return (sheet_palette_css(self.project),) + sheets + (
             page_size_css(self.project, paper), self._sheet_size_css(paper))
 
@@ -276,9 +381,9 @@ class Pregens(Product):
         # starts new ones)
         ctx.renderer.release()
         outline = [("Cover and index", 0)]
-        outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(n))
+        outline += [(f"#{c.index} {c.label}", layout.first_page_of(n))
                     for n, c in enumerate(characters, start=1)]
-        pdf = merge.result(title=f"{pack['game']}: {self.options.title} "
+        pdf = merge.result(title=f"{pack['game']}: {self.title} "
                                  f"(seed {self.options.seed})", outline=outline)
         self.pages = layout.total(len(characters))
         return pdf
@@ -289,6 +394,10 @@ class Pregens(Product):
         return render_parts(self, ctx, characters, paper, pack, layout)
 
     def _layered(self, characters) -> bool:
+        """Sheets in layers: only with a template that draws them so (the recipe's sheet
+        says `layers: true`), and a pack big enough for the forms to pay."""
+        if not self.recipe.layers or self.options.template not in (None, self.recipe.template):
+            return False
         layered = self.options.layered
         return not (layered is False or (layered is None and len(characters) < LAYERED_FROM))
 
@@ -309,7 +418,7 @@ class Pregens(Product):
         the first LISTED boxes that overflow one by one, the others in one line (a
         stylesheet that made every sheet overflow was said once a sheet: 200 lines for a
         200-character pack)."""
-        seed, template = self.options.seed, self.options.template
+        seed, template = self.options.seed, self.template
         problems, overflows = [], []
         for (what, expected, _, _), result in zip(work, results):
             for overflow in result.overflows:
@@ -335,7 +444,7 @@ class Pregens(Product):
         pack = self.pack_info(characters, paper)
         css = "\n".join(inline_css_for_screen(stylesheet(self.project, s),
                                               self.project.read_roots)
-                        for s in self.options.stylesheets)
+                        for s in self.stylesheets)
         generated = "\n".join(s.text for s in self._stylesheets(paper) if s.text)
         return self._render("all", characters, paper, pack, screen_css=css + "\n" + generated)
 

@@ -28,11 +28,15 @@ class Context:
         self.tables = tables
         self.rng = rng
         self._rows: dict[str, list[Record]] = {}
+        self._tables: dict = {}   # read once each (the project records what is read)
 
     def table(self, table_id):
-        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        table = self._tables.get(table_id)
         if table is None:
-            raise EvalError(f"no table '{table_id}' in tables/")
+            table = self.tables.get(table_id) if isinstance(table_id, str) else None
+            if table is None:
+                raise EvalError(f"no table '{table_id}' in tables/")
+            self._tables[table_id] = table
         return table
 
     def rows(self, table_id) -> list[Record]:

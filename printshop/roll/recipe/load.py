@@ -69,6 +69,11 @@ def read_recipe(recipe_id: str, reader: Reader) -> Recipe:
     if "title" in data:
         recipe.title = reader.text(data["title"], ("title",)) or recipe.title
     recipe.description = data.get("description")
+    if "noun" in data:
+        recipe.noun = reader.text(data["noun"], ("noun",)) or recipe.noun
+        recipe.nouns = recipe.noun + "s"
+    if "nouns" in data:
+        recipe.nouns = reader.text(data["nouns"], ("nouns",)) or recipe.nouns
     _sheet(recipe, data.get("sheet"), reader)
     if "label" in data:
         recipe.label = reader.expr(data["label"], ("label",))

@@ -24,7 +24,7 @@ from printshop.source.tables import TABLE_ID_RE
 from printshop.source.yamlfile import YamlDoc
 
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-TOP_KEYS = ("title", "description", "sheet", "label", "classes", "data", "per_class", "steps",
+TOP_KEYS = ("title", "description", "noun", "nouns", "sheet", "label", "classes", "data", "per_class", "steps",
             "json", "reroll_while", "index", "checks")
 COMMON = ("when", "else", "value", "label", "show")
 KINDS = {   # a step's kind (its first key) and the options it takes besides COMMON
@@ -53,7 +53,9 @@ class Where:
     field: str          # "steps.hp.value"
     quoted: bool = False
 
-    def at(self, offset: int = 0) -> tuple[int, int]:
+    def at(self, offset: int = 0) -> tuple[int | None, int | None]:
+        if self.line is None:
+            return None, None
         return self.line, self.column + offset + (1 if self.quoted else 0)
 
 
@@ -118,6 +120,8 @@ class Recipe:
     doc: YamlDoc
     title: str = "Characters"
     description: str | None = None
+    noun: str = "character"         # what one of them is called: adventurer, retainer
+    nouns: str = "characters"
     template: str | None = None
     stylesheets: list[str] | None = None
     layers: bool = False

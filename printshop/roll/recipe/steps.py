@@ -46,9 +46,10 @@ def whole(expr, env, what: str, low: int = 0, high: int = MAX_TIMES) -> int:
 
 def table_of(ref, env, ctx):
     table_id = ref.literal if ref.expr is None else evaluate(ref.expr, env)
-    if not isinstance(table_id, str) or table_id not in ctx.tables:
-        raise StepError(f"no table '{table_id}' in tables/", ref.where)
-    return ctx.tables[table_id]
+    try:
+        return ctx.table(table_id)
+    except EvalError:
+        raise StepError(f"no table '{table_id}' in tables/", ref.where) from None
 
 
 def roll_table(table, ctx, where) -> Record:
@@ -83,34 +84,42 @@ def pick_rows(step: Step, env: dict, ctx, count: int) -> list[Record]:
     table = table_of(step.options["table"], env, ctx)
     records = ctx.rows(table.id)
     chosen: list[Record] = []
+    taken: set[int] = set()     # rows are the context's records: told apart by identity
     saved = env.get("row")
     try:
         if table.dice is not None:
-            wanted = [r for r in records if _allowed(step, env, r)]
+            wanted = {id(r) for r in records if _allowed(step, env, r)}
+            position = {id(row): n for n, row in enumerate(table.rows)}
             for _ in range(count):
-                if not [r for r in wanted if r not in chosen]:
+                if not wanted - taken:
                     break
                 for _ in range(MAX_REROLLS):
                     _, row = table.roll(ctx.rng)
-                    record = records[table.rows.index(row)]
-                    if record in wanted and record not in chosen:
+                    record = records[position[id(row)]]
+                    if id(record) in wanted and id(record) not in taken:
                         chosen.append(record)
+                        taken.add(id(record))
                         break
                 else:
                     raise StepError(f"no wanted row of tables/{table.id}.yaml came up in "
                                     f"{MAX_REROLLS} rolls", step.where)
             return chosen
-        allowed = [(r, row) for r, row in zip(records, table.rows)
-                   if row.weight > 0 and _allowed(step, env, r)]
+        if "where" in step.options or "unless" in step.options:
+            allowed = [(r, row.weight) for r, row in zip(records, table.rows)
+                       if row.weight > 0 and _allowed(step, env, r)]
+        else:
+            allowed = [(r, row.weight) for r, row in zip(records, table.rows) if row.weight > 0]
+        total = sum(weight for _, weight in allowed)
         for _ in range(count):
-            pool = [(r, row) for r, row in allowed if r not in chosen]
-            if not pool:
+            if not total:
                 break
-            point = ctx.rng.randrange(sum(row.weight for _, row in pool))
-            for record, row in pool:
-                point -= row.weight
+            point = ctx.rng.randrange(total)
+            for n, (record, weight) in enumerate(allowed):
+                point -= weight
                 if point < 0:
                     chosen.append(record)
+                    del allowed[n]
+                    total -= weight
                     break
         return chosen
     finally:
