@@ -29,7 +29,7 @@ EVENT_DECK_GOAL_S = 1.5
 
 def baseline_seconds(renderer, project, pages: int) -> float:
     from printshop.products.common import base_url, stylesheet
-    from printshop.render.pdf import RenderJob
+    from printshop.render.job import RenderJob
 
     body = "".join(f"<p style='break-after: page'>Page {i}: the quick brown fox jumps over "
                    "the lazy dog.</p>" for i in range(pages))
@@ -50,9 +50,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
-    from printshop.products.hireling_cards import roll_hireling_pack
+    from printshop.products.cards.hirelings import roll_hireling_pack
     from printshop.project import Project
-    from printshop.render.renderer import Renderer
+    from printshop.render.pool.renderer import Renderer
 
     source = REPO / "rules-src"
     project = Project.load(source)

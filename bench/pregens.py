@@ -35,7 +35,7 @@ PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def make_product(count: int, seed: str = "bench", **options):
-    from printshop.products.pregens import Pregens, PregensOptions
+    from printshop.products.characters.pregens import Pregens, PregensOptions
     from printshop.project import Project
 
     project = Project.load(REPO / "rules-src")

@@ -1,11 +1,11 @@
 """The `printshop` command's entry point: a command that renders starts its first render
-worker before anything else is imported (render/early.py), then the command line runs."""
+worker before anything else is imported (render/pool/early.py), then the command line runs."""
 
 
 def main() -> None:
     import sys
 
-    from printshop.render import early
+    from printshop.render.pool import early
 
     try:
         if early.renders(sys.argv[1:]):

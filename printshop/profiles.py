@@ -143,7 +143,7 @@ def _load(path: Path) -> dict[str, PrintProfile]:
             problems.append(("pdf", f"{spec.pdf} needs colour: cmyk (and icc:); an sRGB "
                              "file is pdf: plain"))
         if spec.marks == "crop" and spec.colour == "cmyk":
-            # printshop's marks (render/press.py) are for a copy shop's sRGB file: a press
+            # printshop's marks (render/pdf/press.py) are for a copy shop's sRGB file: a press
             # that takes CMYK wants none and adds its own, in registration colour
             problems.append(("marks", "crop marks are for sRGB copy-shop files: presses "
                              "that take CMYK want none and add their own; use marks: none"))

@@ -1,5 +1,5 @@
 """The user's cache folder for what printshop makes once and reads on every later start:
-the parsed English hyphenation patterns (render/hyphenation.py) and compiled templates
+the parsed English hyphenation patterns (render/weasy/hyphenation.py) and compiled templates
 (render/jinja.py). `$XDG_CACHE_HOME/printshop`, else `~/.cache/printshop`; deleting it is
 always safe. Nothing a build writes into `build/` goes here, and a cache that cannot be
 read or written is passed over (printshop then does the work, as the first time)."""

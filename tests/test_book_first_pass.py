@@ -1,11 +1,11 @@
-"""The book's first pass (products/book_first_pass.py): the parts holding the one-digit
+"""The book's first pass (products/book/first_pass.py): the parts holding the one-digit
 pages first, in book order, then the longest; each part made with the numbers known."""
 
 from __future__ import annotations
 
-from printshop.products.book_first_pass import _best_numbers, _next_part
-from printshop.products.book_parts import Part, placed
-from printshop.render.pdf import RenderResult
+from printshop.products.book.first_pass import _best_numbers, _next_part
+from printshop.products.book.parts import Part, placed
+from printshop.render.job import RenderResult
 
 
 def _part(kind: str, ids: list[str], links: list[str], size: int) -> Part:

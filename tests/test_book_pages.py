@@ -1,4 +1,4 @@
-"""Page references as known numbers (products/book_pages.py): the pieces, and the passes
+"""Page references as known numbers (products/book/pages.py): the pieces, and the passes
 with a stand-in renderer. The guide's own tests check the printed numbers end to end."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from printshop.products import book_pages as bp
-from printshop.render.pdf import RenderJob, RenderResult, Stylesheet
+from printshop.products.book import pages as bp
+from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
 BOOK = """<!DOCTYPE html><html><head><title>B</title></head>
 <body class="book">
@@ -87,7 +87,7 @@ def _job(css='a::after { content: target-counter(attr(href url), page); }'):
 
 
 def test_the_parts_are_laid_out_at_once_then_again_with_their_numbers(monkeypatch):
-    from printshop.products import book_parts
+    from printshop.products.book import parts as book_parts
 
     monkeypatch.setattr(book_parts, "joined", lambda job, parts, results, firsts, numbers:
                         RenderResult(b"%PDF", sum(r.pages for r in results),
@@ -110,7 +110,7 @@ def test_the_parts_are_laid_out_at_once_then_again_with_their_numbers(monkeypatc
 
 
 def test_a_part_that_moved_a_page_is_laid_out_again_with_the_parts_after_it(monkeypatch):
-    from printshop.products import book_parts
+    from printshop.products.book import parts as book_parts
 
     monkeypatch.setattr(book_parts, "joined", lambda job, parts, results, firsts, numbers:
                         RenderResult(b"%PDF", sum(r.pages for r in results),
@@ -134,7 +134,7 @@ def test_stylesheets_it_cannot_reproduce_render_the_book_as_it_is():
 
 
 def test_what_an_earlier_build_found_stands_in_for_the_first_pass(monkeypatch):
-    from printshop.products import book_parts
+    from printshop.products.book import parts as book_parts
 
     monkeypatch.setattr(book_parts, "joined", lambda job, parts, results, firsts, numbers:
                         RenderResult(b"%PDF", sum(r.pages for r in results),

@@ -1,5 +1,5 @@
-"""The book laid out a part at a time and joined (products/book_parts.py,
-render/book_merge.py), against the same book laid out whole by WeasyPrint."""
+"""The book laid out a part at a time and joined (products/book/parts.py,
+render/pdf/book_merge.py), against the same book laid out whole by WeasyPrint."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import pikepdf
 import pytest
 
-from printshop.products import book_pages, book_parts
-from printshop.render.pdf import RenderJob, Stylesheet
-from printshop.render.renderer import Renderer
+from printshop.products.book import pages as book_pages, parts as book_parts
+from printshop.render.job import RenderJob, Stylesheet
+from printshop.render.pool.renderer import Renderer
 from tests.conftest import pdf_reader
 
 CSS = """

@@ -9,9 +9,9 @@ from printshop import deps
 from printshop.builder import build_project
 from printshop.cache import entry_extra
 from printshop.products import BuildContext, load_products
-from printshop.products.book_preview import PageMap
+from printshop.products.book.preview import PageMap
 from printshop.project import Project
-from printshop.render.renderer import Renderer
+from printshop.render.pool.renderer import Renderer
 from conftest import pdf_reader
 from test_cache import make_project
 
@@ -91,7 +91,7 @@ def test_the_chapter_alone_is_composed_as_in_the_whole_book(book, tmp_path):
     # the second time) and one printed first there must come out as in the book
     import shutil
 
-    from printshop.products.book_pages import split_parts
+    from printshop.products.book.pages import split_parts
 
     project = tmp_path / "project"
     shutil.copytree(book, project)

@@ -37,8 +37,8 @@ def test_a_kit_is_built_after_the_deck_it_holds_and_takes_its_pages_from_it(
     """Products build two at a time, but a kit waits for the Event Deck it holds (were they
     built at once, both would render the deck): the deck's sheets and card fits are then
     rendered once, for both (as many jobs as the kit alone)."""
-    from printshop.products.cards import CardsProduct as Cards
-    from printshop.products.convention import Convention
+    from printshop.products.cards.product import CardsProduct as Cards
+    from printshop.products.characters.convention import Convention
 
     events = []
     for cls in (Cards, Convention):

@@ -335,8 +335,8 @@ def test_a_product_renders_while_the_later_ones_are_still_checked(project, monke
     import threading
     import time
 
-    from printshop.products.cards import CardsProduct
-    from printshop.products.guide import Guide
+    from printshop.products.cards.product import CardsProduct
+    from printshop.products.book.guide import Guide
 
     events, lock = [], threading.Lock()
     slow_check, guide_build = CardsProduct.check, Guide.build
@@ -361,7 +361,7 @@ def test_a_product_renders_while_the_later_ones_are_still_checked(project, monke
 
 def test_a_failing_check_fails_the_build_even_once_others_have_started(project, monkeypatch):
     from printshop.errors import Problem
-    from printshop.products.cards import CardsProduct
+    from printshop.products.cards.product import CardsProduct
 
     before = outputs(project)
     checked = CardsProduct.check
@@ -383,7 +383,7 @@ def test_products_holding_each_other_are_still_built(project, monkeypatch):
     kind does today) must not wait for each other for ever."""
     import threading
 
-    from printshop.products.cards import CardsProduct
+    from printshop.products.cards.product import CardsProduct
 
     monkeypatch.setattr(CardsProduct, "includes",
                         lambda self: ["deck-b"] if self.name == "deck-a" else ["deck-a"])
@@ -523,7 +523,7 @@ def test_a_pack_reuses_the_chunks_of_sheets_it_rendered_before(project_copy):
     assert report.chunks_reused == 0
     (project_copy / "printshop.yaml").write_text(PACK.replace("count: 4", "count: 6"))
     report = build(project_copy, jobs=1)
-    # a small pack is all tail: one sheet a chunk (products/pack_chunks.py)
+    # a small pack is all tail: one sheet a chunk (products/characters/chunks.py)
     assert report.built == ["pack"] and report.chunks_reused == 4   # sheets #1 to #4
     assert report.chunks_rendered == 3    # the cover (its index), #5, #6
     cold = build_project(project_copy, project_copy / "cold", strict=True, uncompressed=True,

@@ -1,8 +1,8 @@
-"""render/fit.py: blocks that run past their data-fit-frame column are named."""
+"""render/weasy/fit.py: blocks that run past their data-fit-frame column are named."""
 
 from __future__ import annotations
 
-from printshop.render.fit import find_overflows
+from printshop.render.weasy.fit import find_overflows
 
 PAGE = """
 <style>@page {{ size: 100mm 100mm; margin: 0 }} body {{ margin: 0; font: 10pt/1.4 serif }}

@@ -1,11 +1,11 @@
-"""A pack's chunks (products/pack_chunks.py)."""
+"""A pack's chunks (products/characters/chunks.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from printshop.products.pack_chunks import TAIL_CHUNKS, LazyJobs, split_into_chunks
-from printshop.render.pdf import RenderJob
+from printshop.products.characters.chunks import TAIL_CHUNKS, LazyJobs, split_into_chunks
+from printshop.render.job import RenderJob
 
 
 @pytest.mark.parametrize("count,size", [(200, 10), (205, 10), (7, 10), (1, 10), (37, 4),

@@ -15,7 +15,7 @@ import pytest
 
 from printshop.preflight import preflight
 from printshop.profiles import PrintProfile, ProfileSpec, get_profile
-from printshop.render.press import finish
+from printshop.render.pdf.press import finish
 from conftest import REPO, run_cli
 
 ICC = REPO / "printshop" / "data" / "icc" / "printshop-newsprint-tr002-240.icc"

@@ -1,4 +1,4 @@
-"""Sheets drawn in layers (products/pregen_layers.py, render/layers.py): each class's form
+"""Sheets drawn in layers (products/characters/layers.py, render/pdf/layers.py): each class's form
 laid out once, the rolled values over it. Whatever the layers, a pack must read and look
 as if every sheet had been laid out whole, fail the same way when a sheet does not fit,
 and come out byte-identical for the same seed.
@@ -13,7 +13,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from printshop.errors import PrintshopError
-from printshop.render.layers import SHARED_PREFIX
+from printshop.render.pdf.layers import SHARED_PREFIX
 
 from conftest import RULES_SRC, own_pregens_css, pdf_reader
 from test_pregens import roll
@@ -130,8 +130,8 @@ def test_a_cached_form_keeps_its_slots(tmp_path):
     """`serve` and the builder keep render results by content (render/chunks.py): a form
     taken from there must still say where its slots are, or every sheet is made whole."""
     from printshop.render.chunks import ChunkCache
-    from printshop.render.layers import Slot
-    from printshop.render.pdf import RenderResult
+    from printshop.render.pdf.layers import Slot
+    from printshop.render.job import RenderResult
 
     slot = Slot(x=1.5, y=2.0, width=30.0, height=12.25, top=1.0, margin_top=1.0,
                 margin_height=14.0, content_x=2.5, content_y=3.0, content_width=28.0,
@@ -148,7 +148,7 @@ def test_stamp_jobs_take_about_the_same_time_however_long_their_texts():
     """A thief's skills table costs a stamp ~7 times a stat's: the jobs are cut by text as
     well as by count, in order (stamps with the same ancestors stay together), an even
     number of them."""
-    from printshop.products.pregen_layers import _stamp_jobs
+    from printshop.products.characters.layers import _stamp_jobs
 
     looks = [(("stat",), "13")] * 300 + [(("thief",), "x" * 570)] * 40   # sorted, long last
     jobs = _stamp_jobs(looks)

@@ -1,4 +1,4 @@
-"""A layered sheet's rolled lists stacked from stamps (products/pregen_lists.py): pieces
+"""A layered sheet's rolled lists stacked from stamps (products/characters/lists.py): pieces
 placed as CSS stacks them, a template that stacks them some other way keeping its lists
 laid out, and the values page laying none of them out when they are stamped."""
 
@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from printshop.products import pregen_layers
-from printshop.products.pregen_lists import ListsModel, kind_of
-from printshop.render.layers import Slot
+from printshop.products.characters import layers as pregen_layers
+from printshop.products.characters.lists import ListsModel, kind_of
+from printshop.render.pdf.layers import Slot
 
 from conftest import RULES_SRC, own_pregens_css
 from test_pregen_layers import pixels, words_and_boxes
@@ -91,10 +91,10 @@ def test_a_piece_of_a_kind_the_sample_lacks_is_not_stacked():
 def layered_sheets(count: int, source=RULES_SRC):
     """A pack's LayeredSheets, its forms and stamps rendered on real workers."""
     from printshop.products.common import base_url
-    from printshop.products.pregens import Pregens, PregensOptions
+    from printshop.products.characters.pregens import Pregens, PregensOptions
     from printshop.project import Project
-    from printshop.render.pdf import RenderJob
-    from printshop.render.renderer import Renderer
+    from printshop.render.job import RenderJob
+    from printshop.render.pool.renderer import Renderer
 
     project = Project.load(source)
     options = PregensOptions(kind="pregens", seed="lists", count=count, layered=True)

@@ -14,7 +14,7 @@ import pytest
 
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
-from printshop.products.character_pack import roll_characters_to_bytes
+from printshop.products.characters.pack import roll_characters_to_bytes
 
 from conftest import (RULES_SRC, folder_snapshot, own_pregens_css, pdf_colours, pdf_reader,
                       run_cli)
@@ -174,7 +174,7 @@ def test_a_sheet_that_does_not_fit_is_an_error_naming_the_character(project_copy
 def test_sheets_that_all_overflow_are_said_in_a_few_lines_not_one_each(project_copy):
     """A stylesheet that makes every sheet overflow: the first sheets one by one, the rest
     in one line naming them, not a line a sheet."""
-    from printshop.products.pregens import LISTED
+    from printshop.products.characters.pregens import LISTED
 
     own_pregens_css(project_copy, after="\n.abilities li { font-size: 30pt; }\n")
     with pytest.raises(PrintshopError) as exc:
@@ -197,14 +197,14 @@ def test_sheets_that_all_overflow_are_said_in_a_few_lines_not_one_each(project_c
 
 
 def test_ranges_of_sheet_numbers():
-    from printshop.products.pregens import _ranges
+    from printshop.products.characters.pregens import _ranges
 
     assert _ranges([3, 5, 6, 7, 9, 12, 13]) == "#3, #5–#7, #9, #12–#13"
     assert _ranges([4]) == "#4"
 
 
 def test_progress_is_reported_for_slow_packs(monkeypatch):
-    import printshop.products.pregens as pregens
+    import printshop.products.characters.pregens as pregens
 
     monkeypatch.setattr(pregens, "PROGRESS_AFTER_S", 0.0)
     said = []

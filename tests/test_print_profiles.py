@@ -20,7 +20,7 @@ from printshop.errors import PrintshopError
 from printshop.palette import Colours, UnknownColour
 from printshop.preflight import preflight
 from printshop.profiles import get_profile
-from printshop.render.press import finish
+from printshop.render.pdf.press import finish
 
 PT = 72 / 25.4
 LETTER = (215.9 * PT, 279.4 * PT)
@@ -560,8 +560,8 @@ def test_a_cmyk_books_images_are_cmyk_with_one_render_process(tmp_path):
 
 
 def test_an_srgb_and_a_cmyk_job_in_one_process_each_get_their_own_image(tmp_path):
-    from printshop.render.pdf import RenderJob
-    from printshop.render.renderer import Renderer
+    from printshop.render.job import RenderJob
+    from printshop.render.pool.renderer import Renderer
 
     (tmp_path / "art.png").write_bytes(png(300, 150))
     icc = str(get_profile("dtrpg-book").icc_path())

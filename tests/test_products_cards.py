@@ -258,7 +258,7 @@ def test_a_card_tried_alone_is_fitted_from_a_few_sizes_not_every_one(tmp_path, m
     """The first probe measures how much too much the text is; the size predicted from it
     is tried with its neighbours, and the largest that fits is taken once the next larger
     one is seen to overflow: the same size as trying every size (the test above)."""
-    from printshop.products import card_sheets
+    from printshop.products.cards import sheets as card_sheets
 
     asked = []
     probe = card_sheets.SheetRun._probe

@@ -82,7 +82,7 @@ def outline(reader, items=None, depth=0):
 
 def test_bookmarks_are_the_chapters_and_their_sections(reader):
     project = Project.load(RULES_SRC)
-    from printshop.products.guide import Guide
+    from printshop.products.book.guide import Guide
     manuscript, _ = Guide(project, "players-guide", Guide.Options(kind="guide")).read()
     top = [title for depth, title, _ in outline(reader) if depth == 0]
     assert top == ["Contents"] + [c.title for c in manuscript.chapters] + [
@@ -123,7 +123,7 @@ def test_every_contents_entry_shows_the_page_its_heading_is_on(reader):
 
 
 def test_cross_references_print_the_page_of_their_target(reader, text):
-    from printshop.products.guide import Guide
+    from printshop.products.book.guide import Guide
 
     project = Project.load(RULES_SRC)
     manuscript, _ = Guide(project, "players-guide", Guide.Options(kind="guide")).read()
@@ -274,7 +274,7 @@ def test_a_builds_editions_render_each_table_and_class_once(monkeypatch):
     # the HTML edition takes the print edition's tables and class boxes (the same HTML)
     from printshop import deps
     from printshop.products import BuildContext, load_products
-    from printshop.products import guide as guide_module
+    from printshop.products.book import guide as guide_module
 
     project = Project.load(RULES_SRC)
     guide, = load_products(project, ["players-guide"])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from printshop.render.cmap import cmap_codepoints
+from printshop.render.fonts.cmap import cmap_codepoints
 from printshop.render.fonts import BUNDLED_FONTS, _font_file_info
 
 FONTS = sorted(Path(BUNDLED_FONTS).rglob("*.[ot]tf"))
@@ -29,7 +29,7 @@ def test_what_it_does_not_know_is_left_to_fonttools(tmp_path):
 
 
 def test_format_12_groups_and_glyph_zero():
-    from printshop.render.cmap import _format_12
+    from printshop.render.fonts.cmap import _format_12
 
     groups = [(0x41, 0x43, 0), (0x1F600, 0x1F601, 7)]
     table = struct.pack(">HHIII", 12, 0, 16 + 12 * len(groups), 0, len(groups)) + \

@@ -1,4 +1,4 @@
-"""Balanced columns (render/column_balance.py): the pages WeasyPrint's own balancing makes,
+"""Balanced columns (render/weasy/column_balance.py): the pages WeasyPrint's own balancing makes,
 in far fewer layouts of the columns."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from math import inf
 
 import pytest
 
-from printshop.render import column_balance
-from printshop.render.column_balance import BalanceSearch
-from printshop.render.pdf import RenderJob, render_job
+from printshop.render.weasy import column_balance
+from printshop.render.weasy.column_balance import BalanceSearch
+from printshop.render.job import RenderJob, render_job
 
 
 def weasyprint_steps(start, max_height, lost0, model):
@@ -153,7 +153,7 @@ def test_the_same_pdf_as_weasyprints_balancing(column_layouts, sections):
         assert their_layouts > 100 and our_layouts < their_layouts / 2
 
 
-# --- the last try's columns taken for the final layout (render/column_trial.py) ---------
+# --- the last try's columns taken for the final layout (render/weasy/column_trial.py) ---------
 
 def _long_document(extra: str = "", style: str = "") -> str:
     """Columns over several pages (full pages, then a balanced end), with list markers
@@ -187,7 +187,7 @@ def test_taking_the_last_try_gives_weasyprints_pdf(column_layouts, extra, style)
 
 def _count_takes(monkeypatch) -> list[bool]:
     """For each final column layout, whether it came from the last try."""
-    from printshop.render import column_trial
+    from printshop.render.weasy import column_trial
 
     taken = []
     real = column_trial.ColumnTrial.take

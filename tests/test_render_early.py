@@ -1,4 +1,4 @@
-"""The first render worker started as printshop starts (render/early.py)."""
+"""The first render worker started as printshop starts (render/pool/early.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from printshop.render import early
-from printshop.render.pdf import RenderJob
-from printshop.render.renderer import Renderer
+from printshop.render.pool import early
+from printshop.render.job import RenderJob
+from printshop.render.pool.renderer import Renderer
 
 from conftest import RULES_SRC
 
@@ -75,7 +75,7 @@ def test_a_dead_early_worker_is_replaced_by_a_new_pool():
 
 PARENT = textwrap.dedent("""
     import os, sys, time
-    from printshop.render import early
+    from printshop.render.pool import early
     early.start(2)
     print(early._early[0].process.pid, flush=True)
     if sys.argv[1] == "killed":

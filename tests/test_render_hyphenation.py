@@ -1,12 +1,12 @@
 """English hyphenation patterns read from a cache of the parsed dictionary
-(render/hyphenation.py): the same patterns, the same hyphens, any bad cache ignored."""
+(render/weasy/hyphenation.py): the same patterns, the same hyphens, any bad cache ignored."""
 
 from __future__ import annotations
 
 import pyphen
 import pytest
 
-from printshop.render import hyphenation
+from printshop.render.weasy import hyphenation
 
 WORDS = ["hyphenation", "adventurers", "encumbrance", "hammersmith", "unfortunately"]
 

@@ -1,5 +1,5 @@
-"""Faces laid out on pages of their own, placed on their sheets (render/impose.py), and the
-card sheets made that way (products/card_compose.py `imposed_sheets`)."""
+"""Faces laid out on pages of their own, placed on their sheets (render/pdf/impose.py), and the
+card sheets made that way (products/cards/compose.py `imposed_sheets`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import io
 
 import pikepdf
 
-from printshop.render.impose import MM_TO_PT, place_faces
-from printshop.render.pdf import RenderJob, Stylesheet, render_job
+from printshop.render.pdf.impose import MM_TO_PT, place_faces
+from printshop.render.job import RenderJob, Stylesheet, render_job
 from printshop.resources import TEMPLATES_DIR
 from tests.conftest import pdf_reader
 
@@ -106,7 +106,7 @@ def test_a_sheet_of_one_face_shown_nine_times_lays_it_out_once(tmp_path):
     from tests.test_products_cards import TINY, make_project
 
     seen = []
-    from printshop.products import card_compose
+    from printshop.products.cards import compose as card_compose
 
     imposed = card_compose.CardComposer.imposed_sheets
 

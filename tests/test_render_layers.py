@@ -1,4 +1,4 @@
-"""Drawing layers over values pages (render/layers.py): the forms' and stamps' PDFs a
+"""Drawing layers over values pages (render/pdf/layers.py): the forms' and stamps' PDFs a
 worker keeps open between chunks give the same file as opening them afresh."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import io
 
 import pikepdf
 
-from printshop.render.layers import SHARED_PREFIX, FormArt, Overlay, PageArt, Sources, compose
+from printshop.render.pdf.layers import SHARED_PREFIX, FormArt, Overlay, PageArt, Sources, compose
 
 
 def pdf_of(pages: list[bytes]) -> bytes:

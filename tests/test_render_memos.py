@@ -1,9 +1,9 @@
-"""What render/memos.py remembers (line splits, used lengths, Pango set-ups): the pages
+"""What render/weasy/memos.py remembers (line splits, used lengths, Pango set-ups): the pages
 are byte for byte the ones WeasyPrint makes without them, and the work is done less."""
 
 from __future__ import annotations
 
-from printshop.render.pdf import RenderJob, Stylesheet, render_job
+from printshop.render.job import RenderJob, Stylesheet, render_job
 from printshop.resources import TEMPLATES_DIR
 
 PARAGRAPH = ("The hammer falls and the torch gutters, and somebody has to carry the "

@@ -8,8 +8,8 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfWriter
 
-from printshop.render.layered_merge import merge_layered_pdfs
-from printshop.render.merge import merge_many_pdfs
+from printshop.render.pdf.layered_merge import merge_layered_pdfs
+from printshop.render.pdf.merge import merge_many_pdfs
 
 from conftest import pdf_reader
 
@@ -57,7 +57,7 @@ def test_the_same_parts_give_the_same_bytes():
 
 
 def layered_part(names: list[str], content: bytes, pages: int = 2) -> bytes:
-    """A part as render/layers.py makes them: pages drawing form XObjects by name."""
+    """A part as render/pdf/layers.py makes them: pages drawing form XObjects by name."""
     import pikepdf
 
     pdf = pikepdf.new()
@@ -101,7 +101,7 @@ def test_layered_parts_share_their_forms_once():
 
 
 def test_many_layered_parts_are_joined_in_groups(monkeypatch):
-    from printshop.render import layered_merge
+    from printshop.render.pdf import layered_merge
 
     monkeypatch.setattr(layered_merge, "LAYERED_GROUP", 2)
     parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
@@ -116,7 +116,7 @@ def test_a_pack_holds_each_font_once_however_many_chunks_copied_it(monkeypatch):
     of each (fonts equal in every byte linked to one object), and reads the same."""
     import pikepdf
 
-    from printshop.products import pregen_layers
+    from printshop.products.characters import layers as pregen_layers
     from test_pregens import roll
 
     monkeypatch.setattr(pregen_layers, "LISTS_FROM", 1)   # its lists stamped too
@@ -133,8 +133,8 @@ def test_a_pack_holds_each_font_once_however_many_chunks_copied_it(monkeypatch):
 def test_parts_added_one_by_one_make_the_same_file_and_leave_no_folder(monkeypatch, tmp_path):
     import tempfile
 
-    from printshop.render import layered_merge
-    from printshop.render.layered_merge import LayeredMerge
+    from printshop.render.pdf import layered_merge
+    from printshop.render.pdf.layered_merge import LayeredMerge
 
     monkeypatch.setattr(layered_merge, "LAYERED_GROUP", 2)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
@@ -158,7 +158,7 @@ def test_a_small_pack_is_joined_as_its_parts_come_in(monkeypatch, tmp_path):
     comes early waits until its turn. The file is the one merge_layered_pdfs makes."""
     import tempfile
 
-    from printshop.render.layered_merge import LayeredMerge
+    from printshop.render.pdf.layered_merge import LayeredMerge
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
@@ -184,7 +184,7 @@ def test_a_few_parts_over_one_group_are_joined_whole(monkeypatch):
     file once (a second stage keeps one copy a group)."""
     import pikepdf
 
-    from printshop.render import layered_merge
+    from printshop.render.pdf import layered_merge
 
     monkeypatch.setattr(layered_merge, "LAYERED_GROUP", 4)   # one stage: up to 5 parts
     parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
@@ -199,7 +199,7 @@ def test_a_few_parts_over_one_group_are_joined_whole(monkeypatch):
 
 def _headed_pdf(headings: list[list[str]]) -> bytes:
     """A page per list of headings, each heading a bookmark WeasyPrint makes."""
-    from printshop.render.pdf import RenderJob, render_job
+    from printshop.render.job import RenderJob, render_job
 
     body = "".join(f"<section style='break-after: page'>{''.join(f'<h2>{h}</h2>' for h in page)}"
                    "</section>" for page in headings)
@@ -211,7 +211,7 @@ def _headed_pdf(headings: list[list[str]]) -> bytes:
 def test_joined_sheets_keep_their_own_bookmarks_then_the_ones_given():
     """A reference sheet's sections stay in the joined file's outline, each on its page,
     before the product's own entries (as pypdf joined them)."""
-    from printshop.render.merge import merge_pdfs
+    from printshop.render.pdf.merge import merge_pdfs
 
     parts = [_headed_pdf([["Combat", "Morale"], ["Camp"]]), _headed_pdf([["Spells"]])]
     merged = pdf_reader(merge_pdfs(parts, title="Reference",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import tempfile
 
-from printshop.render.pdf import RenderJob, Stylesheet
-from printshop.render.renderer import Renderer
+from printshop.render.job import RenderJob, Stylesheet
+from printshop.render.pool.renderer import Renderer
 from printshop.resources import TEMPLATES_DIR
 
 from conftest import RULES_SRC
@@ -40,8 +40,8 @@ def test_a_forked_worker_starts_without_its_parents_fonts_and_stylesheets():
     # killed it with SIGBUS (seen in the test suite)
     import os
 
-    from printshop.render import pdf
-    from printshop.render.pdf import render_job
+    from printshop.render import job as pdf
+    from printshop.render.job import render_job
 
     render_job(job("in the parent"))
     assert pdf._process_state.get("fonts")
@@ -78,7 +78,7 @@ def test_a_stylesheet_shared_by_jobs_is_parsed_once_with_its_warnings(tmp_path, 
     # the book's parts share the book's sheets, each with a rule of its own added
     import weasyprint
 
-    from printshop.render import pdf
+    from printshop.render import job as pdf
 
     sheet = tmp_path / "book.css"
     sheet.write_text("p { color: red; colour: blue }\n")
@@ -105,7 +105,7 @@ def test_a_worker_whose_font_files_were_removed_makes_them_again():
     # a temporary folder cleaned under a long-lived `serve` (or another test's folder)
     import shutil
 
-    from printshop.render import pdf
+    from printshop.render import job as pdf
 
     fonts = Stylesheet(path=str(TEMPLATES_DIR / "css" / "fonts.css"))
 

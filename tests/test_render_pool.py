@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from printshop.render.pool import TaskFailed, WorkerPool
+from printshop.render.pool.pool import TaskFailed, WorkerPool
 
 
 def square(x):
@@ -373,11 +373,11 @@ _KEPT = []
 
 
 def keeper(task):
-    """A worker's job that keeps things for later jobs (as render/resume.py keeps a book
+    """A worker's job that keeps things for later jobs (as render/weasy/resume.py keeps a book
     part's layout) or says how many objects its collections skip."""
     import gc
 
-    from printshop.render import workers
+    from printshop.render.pool import workers
 
     if task == "keep":
         for _ in range(20_000):

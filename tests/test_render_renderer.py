@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from printshop.render.pdf import RenderJob
-from printshop.render.renderer import Renderer
+from printshop.render.job import RenderJob
+from printshop.render.pool.renderer import Renderer
 
 from conftest import RULES_SRC
 
@@ -70,7 +70,7 @@ def test_a_background_render_is_listed_before_the_caller_goes_on(monkeypatch):
     while the starter worked, the thread took 0.4 s (the pack's forms went first)."""
     import time
 
-    from printshop.render.pool import WorkerPool
+    from printshop.render.pool.pool import WorkerPool
 
     real_run = WorkerPool.run
 
@@ -98,11 +98,11 @@ def test_a_background_render_that_fails_raises_where_its_result_is_asked_for():
         assert "timed out" in str(failed.value.problems[0].message)
 
 
-# --- a queue that grows while it renders (render/queue.py) ---------------------------------
+# --- a queue that grows while it renders (render/pool/queue.py) ---------------------------------
 
 def test_jobs_added_as_results_come_in_urgent_ones_first_identical_ones_once():
     # card fitting: a probe follows the sheet that overflowed, before the other sheets
-    from printshop.render.queue import RenderQueue
+    from printshop.render.pool.queue import RenderQueue
 
     with Renderer(processes=1) as renderer:
         queue = RenderQueue()
@@ -133,7 +133,7 @@ def test_a_queue_job_that_fails_is_a_clear_error_naming_it():
     import pytest
 
     from printshop.errors import PrintshopError
-    from printshop.render.queue import RenderQueue
+    from printshop.render.pool.queue import RenderQueue
 
     with Renderer(processes=1, timeout=0.001) as renderer:
         queue = RenderQueue()

@@ -1,5 +1,5 @@
 """A part of the book laid out once with placeholder page numbers, kept, and finished with
-its real numbers (render/resume.py): the same PDF as laying the numbered part out afresh."""
+its real numbers (render/weasy/resume.py): the same PDF as laying the numbered part out afresh."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from printshop.products.book_parts import place_in_book
-from printshop.render import resume
-from printshop.render.pdf import RenderJob, Stylesheet, render_job
+from printshop.products.book.parts import place_in_book
+from printshop.render.weasy import resume
+from printshop.render.job import RenderJob, Stylesheet, render_job
 from printshop.resources import TEMPLATES_DIR
 from tests.conftest import pdf_reader
 
@@ -146,7 +146,7 @@ def test_other_stylesheets_or_another_build_are_never_finished_from_a_kept_layou
 
 
 def test_numbers_printed_outside_before_and_after_boxes_are_never_finished():
-    from printshop.products.book_pages import numbers_in_pseudo_elements
+    from printshop.products.book.pages import numbers_in_pseudo_elements
 
     def sheets(css):
         return (Stylesheet(text=css),)

@@ -1,4 +1,4 @@
-"""The library fixes in render/speedups.py: same parse, and the parser's cache now hits."""
+"""The library fixes in render/weasy/speedups.py: same parse, and the parser's cache now hits."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 tinyhtml5 = pytest.importorskip("tinyhtml5")
 from tinyhtml5 import inputstream
 
-from printshop.render import speedups
+from printshop.render.weasy import speedups
 
 HTML = ("<!DOCTYPE html><p class='a'>Fish &amp; chips &lt;3 <b>bold</b>\n<!-- note -->"
         "<td>x</td><pre>  spaced  </pre><a href=\"#x\" title='t'>link</a></p>")
@@ -55,7 +55,7 @@ def test_weasyprint_imported_quickly_loads_the_libraries_its_own_import_loads():
         return set(out.split())
 
     own = loaded("import weasyprint")
-    quick = loaded("from printshop.render.speedups import import_weasyprint\n"
+    quick = loaded("from printshop.render.weasy.speedups import import_weasyprint\n"
                    "import_weasyprint()")
     assert quick == own
     assert any("libharfbuzz-subset" in name for name in own)
@@ -69,7 +69,7 @@ _PAGES = ("<!DOCTYPE html><style>@page {{ size: 60mm 40mm; margin: 8mm; {rule} }
 def _render(html: str, skip: bool, monkeypatch) -> bytes:
     from weasyprint import HTML, layout
 
-    from printshop.render.pdf import _font_config
+    from printshop.render.job import _font_config
 
     fonts = _font_config(None)     # WeasyPrint imported and the speed-ups applied
     if not skip and getattr(layout.make_margin_boxes, "printshop", False):
@@ -107,7 +107,7 @@ def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings():
     # the book's first pass: no margin boxes, no backgrounds, nothing else changes
     from weasyprint import layout
 
-    from printshop.render.pdf import RenderJob, render_job
+    from printshop.render.job import RenderJob, render_job
 
     sections = "".join(
         f"<h2 id='s{i}' style='string-set: head content(); background: #eee'>Part {i}</h2>"

@@ -49,7 +49,7 @@ def preflight(pdf, profile_name, card_size, as_json, source, debug):
         raise PrintshopError.at(pdf, "file not found")
     trim = None
     if card_size:
-        from printshop.cards.sizes import card_size as find_size, load_card_sizes
+        from printshop.source.card_sizes import card_size as find_size, load_card_sizes
 
         size = find_size(card_size, load_card_sizes(root), "--card-size")
         trim = (size.width, size.height)

@@ -59,7 +59,7 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
     import re
 
     from printshop.dice import new_pack_seed
-    from printshop.products.hireling_cards import hirelings_json, roll_hireling_pack
+    from printshop.products.cards.hirelings import hirelings_json, roll_hireling_pack
 
     seed = seed if seed is not None else new_pack_seed()
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", seed):
@@ -152,7 +152,7 @@ def roll_characters(count, first, seed, recipe, classes, class_table, reroll_whi
     Bad input (a count below 1, an unknown class, a broken table) prints what is wrong and
     writes nothing.
     """
-    from printshop.products.character_pack import roll_characters_to_bytes
+    from printshop.products.characters.pack import roll_characters_to_bytes
 
     def progress(message: str) -> None:
         if not quiet:

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from printshop.preflight.content import Walker
-from printshop.render.press import marks_room_mm
+from printshop.render.pdf.press import marks_room_mm
 
 POINTS_PER_MM = 72 / 25.4
 BOX_TOLERANCE_PT = 0.5
@@ -199,7 +199,7 @@ def _page_count(doc, profile) -> list[Finding]:
 
 
 def _pdfx(doc, profile, icc_bytes) -> list[Finding]:
-    from printshop.render.press import PDFX_KEYS
+    from printshop.render.pdf.press import PDFX_KEYS
 
     if profile.pdf not in PDFX_KEYS:
         return []

@@ -20,12 +20,12 @@ from printshop.source.yamlfile import load_yaml
 
 # kind → module that defines it (imported only when used)
 PRODUCT_MODULES = {
-    "guide": "printshop.products.guide",
-    "pregens": "printshop.products.pregens",
-    "reference": "printshop.products.reference",
-    "cards": "printshop.products.cards",
-    "blank-sheet": "printshop.products.blank_sheet",
-    "convention": "printshop.products.convention",
+    "guide": "printshop.products.book.guide",
+    "pregens": "printshop.products.characters.pregens",
+    "reference": "printshop.products.sheets.reference",
+    "cards": "printshop.products.cards.product",
+    "blank-sheet": "printshop.products.characters.blank_sheet",
+    "convention": "printshop.products.characters.convention",
 }
 
 
@@ -35,7 +35,7 @@ class BuildContext:
     paper: str | None = None          # --paper overrides every product's paper
     strict: bool = False
     uncompressed: bool = False        # tests read PDFs as text
-    renderer: object | None = None    # printshop.render.renderer.Renderer while building
+    renderer: object | None = None    # printshop.render.pool.renderer.Renderer while building
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products

@@ -17,7 +17,7 @@ from printshop import __version__, deps
 from printshop.errors import PrintshopError
 from printshop.project import Project
 from printshop.render.jinja import make_environment
-from printshop.render.pdf import Stylesheet
+from printshop.render.job import Stylesheet
 from printshop.safepath import UnsafePath, resolve_inside
 from printshop.source.markdown import build_inline_parser
 

@@ -37,7 +37,7 @@ def included_product(project, name: str):
     """The manifest's product `name`, or the reference product printing sheet `name`."""
     if include_kind(project, name) == "product":
         return load_products(project, [name])[0]
-    from printshop.products.reference import Reference, ReferenceOptions
+    from printshop.products.sheets.reference import Reference, ReferenceOptions
 
     return Reference(project, name, ReferenceOptions(kind="reference", files={name: [name]}))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from printshop.errors import PrintshopError, Problem
 from printshop.palette import Colours
-from printshop.render.pdf import Stylesheet
+from printshop.render.job import Stylesheet
 
 
 def colours_for(project, profile) -> Colours:
@@ -30,7 +30,7 @@ def profile_css(profile, bookmarks_css: bool = True) -> str:
     page = []
     if profile.bleed:
         page.append(f"bleed: {profile.bleed:.3f}mm;")
-    # crop marks are drawn when the PDF is finished (render/press.py), outside the bleed:
+    # crop marks are drawn when the PDF is finished (render/pdf/press.py), outside the bleed:
     # WeasyPrint's own lie inside it, in black, unseen on a dark background
     page.append("marks: none;")
     rules.append("@page { " + " ".join(page) + " }")
@@ -44,7 +44,7 @@ def finish_for_profile(ctx, project, profile, pdf: bytes, trim_mm, title: str | 
     """The rendered `pdf` finished for `profile` and preflighted against it; a failed check
     is a PrintshopError naming `what`, so the build writes nothing."""
     from printshop.preflight import preflight
-    from printshop.render.press import finish
+    from printshop.render.pdf.press import finish
 
     if not profile.for_press:
         return pdf

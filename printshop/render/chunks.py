@@ -34,7 +34,7 @@ FORMAT = 2   # 2: results keep the named strings a book's part sets
 LIMIT_BYTES = 256 * 1024 * 1024
 
 
-# fields saying where or how a job is laid out, never what comes out (render/resume.py)
+# fields saying where or how a job is laid out, never what comes out (render/weasy/resume.py)
 WHERE_NOT_WHAT = ("keep", "resume", "worker", "first")
 
 
@@ -70,9 +70,9 @@ class ChunkCache:
         return self.folder / key
 
     def get(self, key: str):
-        from printshop.render.fit import Outside, Overflow
-        from printshop.render.layers import slot_from_dict
-        from printshop.render.pdf import RenderResult
+        from printshop.render.weasy.fit import Outside, Overflow
+        from printshop.render.pdf.layers import slot_from_dict
+        from printshop.render.job import RenderResult
         from printshop.errors import Problem
 
         if not self.reuse:

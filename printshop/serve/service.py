@@ -3,7 +3,7 @@
 One thread watches the project (watchfiles) and marks it dirty; one thread builds. A build
 is a cycle: first the HTML editions alone (a saved chapter reaches the browser in about a
 second), then each saved chapter's pages alone, numbered as in the last whole book (its
-page map, kept in the build cache: products/book_preview.py), then every product, one at a
+page map, kept in the build cache: products/book/preview.py), then every product, one at a
 time, each through the build cache (only what a change touched is rendered), on one warm
 pool of render workers. The whole book replaces the chapter's preview when it is done. A save that arrives during
 a cycle makes the loop go round once more as soon as the current product is done: the
@@ -66,7 +66,7 @@ class BuildService:
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
-        from printshop.render.renderer import Renderer
+        from printshop.render.pool.renderer import Renderer
 
         self._renderer = Renderer(processes=self.jobs)
         # workers ready before the first save: a new one spends about half a second
@@ -241,7 +241,7 @@ class BuildService:
         """(book, chapter file, page map) for each book with a saved chapter and a page map
         from a whole build of it (else the whole book is all there is to build)."""
         from printshop.cache import entry_extra
-        from printshop.products.book_preview import PageMap
+        from printshop.products.book.preview import PageMap
 
         sources = []
         for path in sorted(saved, key=_mtime, reverse=True):   # the latest save first

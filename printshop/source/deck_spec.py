@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from printshop.cards.sizes import CardSize
+from printshop.source.card_sizes import CardSize
 from printshop.source.schema import Strict
 from printshop.source.tables import ColumnSpec, Table
 from printshop.source.yamlfile import YamlDoc

@@ -18,7 +18,7 @@ import difflib
 import re
 from pathlib import Path, PurePosixPath
 
-from printshop.cards.sizes import load_card_sizes, unknown_size_message
+from printshop.source.card_sizes import load_card_sizes, unknown_size_message
 from printshop.dice import parse_dice
 from printshop.errors import PrintshopError, Problems
 from printshop.safepath import UnsafePath, resolve_inside

@@ -5,7 +5,7 @@ A table whose columns cannot share a text column of a two-column page spans the 
 (`size-1` … `size-4`, a floor of 6.2 pt), and at the floor its cells may wrap anywhere
 (`wrap-cells`). The figures are characters of the table face at 8.6 pt: about 62 fit a
 column of a two-column Letter or A4 page, about 130 the page. Whatever still does not fit is
-caught after layout (render/fit.py) and reported at the table's line.
+caught after layout (render/weasy/fit.py) and reported at the table's line.
 """
 
 from __future__ import annotations

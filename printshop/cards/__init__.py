@@ -1,1 +1,0 @@
-"""Cards: sizes, imposition (where faces go on the sheet) and PNG export."""

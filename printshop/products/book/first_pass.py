@@ -1,0 +1,121 @@
+"""The book's first pass: each part laid out once, to learn where its pages and ids fall.
+
+A part is laid out before the numbers of its references are known, and a placeholder
+("00") stands in for each. The layout is then kept and finished with the real numbers
+(render/weasy/resume.py): a number that takes the placeholder's room is only swapped, but a page
+holding one that does not (page 7 where "00" stood, even in tabular figures) is laid out
+again. Three things keep those pages few:
+
+* the parts that hold the one-digit pages are laid out first, in book order (until the
+  parts laid out so far reach page 9); every part laid out after them prints its numbers
+  for those pages exactly, and the rest take the longest first, so that no long part is
+  left for one core at the end;
+* a part made once every part before it is laid out (the front matter, the colophon,
+  often) is laid out where it starts in the book, on its side of the spread: a chapter
+  or colophon that starts on a left-hand page could not be finished otherwise;
+* each part is made when a worker is about to take it, with every number known by then
+  (the ids in the parts laid out so far from the front of the book), and for the others a
+  placeholder as long as the number is likely to be, from the pages known so far and the
+  pages a byte of text has made in the parts laid out so far (two digits while no part has
+  come back).
+
+So the numbers in a first layout depend on which parts had come back when it was made;
+what is printed does not: the finishing step sets every number, and a finished part is
+the part laid out afresh with its numbers (tests/test_render_resume.py).
+"""
+
+from __future__ import annotations
+
+from printshop.products.book.pages import PLACEHOLDER
+from printshop.render.job import RenderJob, RenderResult
+
+ONE_DIGIT = 9     # the last page whose number is narrower than the placeholder
+
+
+def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
+               ) -> tuple[list[RenderResult], list[tuple[str, int]]]:
+    """Each of `parts` laid out once (`layout_only`), kept by its worker if `keep`: the
+    results, and each part's kept layout (its token, the pid of the worker keeping it, 0
+    for none) for `book_parts.render_in_parts`."""
+    from printshop.products.book.parts import part_jobs, placed
+    from printshop.render.pool.queue import RenderQueue
+
+    results: list[RenderResult | None] = [None] * len(parts)
+    tokens = [""] * len(parts)
+    started: set[int] = set()
+    queue = RenderQueue()
+
+    def make(index: int) -> RenderJob:
+        numbers = _best_numbers(parts, results, placed(parts, results)[1])
+        firsts = None
+        if all(result is not None for result in results[:index]):
+            # every part before it is laid out: it is laid out where it starts in the book
+            # (on its side of the spread), and finishing it only sets its numbers
+            firsts = [None] * len(parts)
+            firsts[index] = _covered(parts, results) + 1
+        made, = part_jobs(job, parts, sheets, numbers, firsts, [index], True, keep=keep)
+        tokens[index] = made.keep
+        return made
+
+    def add_next() -> None:
+        index = _next_part(parts, results, started)
+        if index is not None:
+            started.add(index)
+            queue.add(lambda: make(index), index)
+
+    def done(index: int, result: RenderResult) -> None:
+        results[index] = result
+        add_next()
+
+    workers = getattr(getattr(ctx.renderer, "pool", None), "processes", 2)
+    for _ in range(max(1, workers)):
+        add_next()
+    ctx.renderer.run(queue, done)
+    return results, [(token, result.kept_by) for token, result in zip(tokens, results)]
+
+
+def _covered(parts: list, results: list) -> int:
+    """The pages of the parts laid out so far from the front of the book."""
+    from printshop.products.book.parts import own_pages
+
+    pages = 0
+    for index, result in enumerate(results):
+        if result is None:
+            break
+        pages += own_pages(result, index, len(parts))
+    return pages
+
+
+def _next_part(parts: list, results: list, started: set[int]) -> int | None:
+    """The part to lay out next: in book order while one-digit pages are still unknown,
+    then the longest left."""
+    left = [i for i in range(len(parts)) if i not in started]
+    if not left:
+        return None
+    if _covered(parts, results) < ONE_DIGIT:
+        return left[0]
+    return max(left, key=lambda i: (len(parts[i].html), -i))
+
+
+def _best_numbers(parts: list, results: list, known: dict[str, int]) -> dict[str, str]:
+    """Every referenced id's number as far as it is known: its page if its part and all
+    before it are laid out, else a placeholder of as many digits as its page will likely
+    have (estimated from the pages a byte of the parts laid out so far made)."""
+    from printshop.products.book.parts import own_pages
+
+    covered = _covered(parts, results)
+    done = [(i, r) for i, r in enumerate(results) if r is not None]
+    rate = (sum(own_pages(r, i, len(parts)) for i, r in done) /
+            max(1, sum(len(parts[i].html) for i, _ in done))) if done else None
+    first = next((i for i, r in enumerate(results) if r is None), len(parts))
+    placeholders, before = {}, covered
+    for index in range(first, len(parts)):      # the parts not yet placed, in book order
+        # no part laid out yet: nothing to go by but the placeholder's own length
+        digits = len(PLACEHOLDER) if rate is None else len(str(round(before + 1)))
+        for name in parts[index].own:
+            placeholders[name] = "0" * digits
+        if rate is not None:
+            before += rate * len(parts[index].html)
+    wanted = set().union(*(part.links for part in parts))
+    return {name: str(known[name]) if name in known else placeholders.get(name, PLACEHOLDER)
+            for name in wanted}

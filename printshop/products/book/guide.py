@@ -1,0 +1,388 @@
+"""The book: Markdown chapters (with embedded YAML tables) → a paged PDF and an HTML edition."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+from typing import Literal
+
+from markupsafe import Markup
+
+from printshop import __version__, deps
+from printshop.errors import PrintshopError, Problem, Problems
+from printshop.output import BuildOutput
+from printshop.products import BuildContext, Product
+from printshop.products.book.fonts import (BOOK_FAMILIES, _notdef_script, order_fonts,
+                                          predicted_fonts)
+from printshop.products.book.pages import placed_as_json, render_book
+from printshop.products.book.preview import PageMap, page_map, render_chapter
+from printshop.products.common import (base_url, build_date, check_stylesheets,
+                                       InputDigest, fonts_for_screen_ahead,
+                                       inline_css_for_screen,
+                                       jinja_environment, page_size_css, stylesheet,
+                                       warn_missing_glyphs)
+from printshop.render.jinja import render_template
+from printshop.products.printing import (colours_for, finish_for_profile, palette_css,
+                                         profile_css)
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.job import RenderJob, Stylesheet
+from printshop.source.markdown import Manuscript, MarkdownReader
+from printshop.source.schema import Strict
+
+DIRECTIVES = ("table", "class", "table-index")
+
+
+class GuideOptions(Strict):
+    kind: Literal["guide"]
+    chapters: str = "guide"
+    title: str | None = None
+    subtitle: str | None = None
+    paper: Literal["letter", "a4", "a5", "a3", "digest"] | None = None
+    profile: str | None = None   # a print profile (print-profiles.yaml); default home
+    formats: list[Literal["pdf", "html"]] = ["pdf", "html"]
+    template: str = "guide.html.j2"
+    stylesheets: list[str] = ["css/fonts.css", "css/book.css", "css/manuscript.css"]
+    screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css", "css/manuscript.css"]
+    print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
+    blank_sheet: bool = False  # the blank character sheet as the book's last page
+
+
+class Guide(Product):
+    kind = "guide"
+    Options = GuideOptions
+
+    # --- reading -------------------------------------------------------------------------
+    def read(self) -> tuple[Manuscript, MarkdownReader]:
+        project = self.project
+        files = project.markdown_files(self.options.chapters)
+        if not files:
+            raise PrintshopError.at(project.root / self.options.chapters,
+                                    "no Markdown chapters (*.md) here")
+        if not project.is_foreign:
+            project.tables  # noqa: B018  (load now: table errors come before chapter errors)
+            project.classes  # noqa: B018
+        reader = MarkdownReader(project.root, project.read_roots, html=project.html_mode,
+                                directive_check=self._check_directive)
+        problems = Problems()
+        manuscript = reader.read(files, problems)
+        problems.raise_if_any()
+        return manuscript, reader
+
+    def _check_directive(self, name: str, argument: str, attrs: dict) -> str | None:
+        if name == "table":
+            tables = {} if self.project.is_foreign else self.project.tables
+            if argument not in tables:
+                close = difflib.get_close_matches(argument, list(tables), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                return f"::table[{argument}]: no table '{argument}' in tables/{hint}"
+        elif name == "class":
+            classes = None if self.project.is_foreign else self.project.classes
+            ids = [c.id for c in classes.classes] if classes else []
+            if argument not in ids:
+                close = difflib.get_close_matches(argument, ids, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                return f"::class[{argument}]: no class '{argument}' in tables/classes.yaml{hint}"
+        elif name not in DIRECTIVES:
+            return f"unknown directive ::{name}[] (known: {', '.join(DIRECTIVES)})"
+        return None
+
+    def check(self, ctx: BuildContext) -> None:
+        self._checked = self.read()   # what the build composes, in the same build
+        manuscript = self._checked[0]
+        env = jinja_environment(self.project)
+        for name in (self.options.template, "partials/table.html.j2", "partials/class.html.j2"):
+            try:
+                env.get_template(name)
+            except Exception as exc:
+                raise _template_problem(env, name, exc) from None
+        check_stylesheets(ctx, self.project, self.options.stylesheets)
+        check_stylesheets(ctx, self.project, self.options.screen_stylesheets)
+        if self.options.blank_sheet:
+            from printshop.products.characters.blank_sheet import blank_sheet_product
+
+            blank_sheet_product(self.project).check(ctx)
+        self._warn_unprinted_tables(ctx, manuscript)
+
+    def _warn_unprinted_tables(self, ctx: BuildContext, manuscript: Manuscript) -> None:
+        for warning in manuscript.warnings:
+            ctx.warn(warning)
+        if self.project.is_foreign or not self.options.print_every_table:
+            return
+        embedded = {d.argument for d in manuscript.directives if d.name == "table"}
+        for table_id, table in sorted(self.project.tables.items()):
+            if table_id not in embedded:
+                ctx.warn(Problem(str(table.path), f"table '{table_id}' is printed nowhere in "
+                                 f"the book (add ::table[{table_id}] to a chapter)"))
+        classes = self.project.classes
+        if classes:
+            shown = {d.argument for d in manuscript.directives if d.name == "class"}
+            for cls in classes.classes:
+                if cls.id not in shown:
+                    ctx.warn(Problem("tables/classes.yaml", f"class '{cls.id}' is printed "
+                                     f"nowhere in the book (add ::class[{cls.id}])"))
+
+    # --- composing -----------------------------------------------------------------------
+    def font_policy(self):
+        from printshop.render.fonts import FontPolicy
+
+        return FontPolicy(tuple(str(p) for p in self.project.font_files),
+                          self.project.system_fonts)
+
+    def compose(self, ctx: BuildContext, edition: str, fonts: list[str] | None = None,
+                only: str | None = None) -> str:
+        """The book's HTML. `fonts`: the families the colophon names (the print edition's
+        first render says which were really used). `only`: the one chapter (its file,
+        relative to the project) a chapter preview renders; the others come without their
+        tables and class boxes, whose Jinja is most of the time here (their directives are
+        still counted, so a table keeps its anchor in the chapter that prints it first)."""
+        manuscript, reader = self._composed_inputs
+        project = self.project
+        # a build's editions share the tables and class boxes (most of the HTML edition's time)
+        env, partials = getattr(self, "_shared", None) or (jinja_environment(project), {})
+
+        def partial(key, name, **context) -> str:
+            if key not in partials:
+                partials[key] = render_template(env, name, **context)
+            return partials[key]
+        tables = {} if project.is_foreign else project.tables
+        classes = None if project.is_foreign else project.classes
+        embedded_once: set[str] = set()
+        printed = {d.argument for d in manuscript.directives if d.name == "table"}
+
+        wanted = True   # this chapter's directives are rendered
+
+        def directive(name: str, argument: str, attrs: dict) -> str:
+            if name == "table":
+                first = argument not in embedded_once
+                embedded_once.add(argument)
+                if not wanted:
+                    return ""
+                return partial((name, argument, first), "partials/table.html.j2",
+                               table=tables[argument], tables=tables,
+                               anchor=f"table-{argument}" if first else None)
+            if not wanted:
+                return ""
+            if name == "class":
+                cls = next(c for c in classes.classes if c.id == argument)
+                return partial((name, argument), "partials/class.html.j2", cls=cls,
+                               qualities=_save_qualities(cls))
+            if name == "table-index":
+                index = [{"id": t.id, "title": t.title, "dice": t.dice.text if t.dice else None,
+                          "rows": len(t.rows), "printed": t.id in printed,
+                          "file": f"tables/{t.path.name}"}
+                         for t in sorted(tables.values(), key=lambda t: t.title.casefold())]
+                return partial((name,), "partials/table-index.html.j2", index=index)
+            raise AssertionError(name)
+
+        chapters, bodies = [], []
+        for chapter in manuscript.chapters:
+            source = chapter.path.relative_to(project.root).as_posix()
+            wanted = only is None or source == only
+            body = reader.render(chapter, directive, edition=edition)
+            bodies.append((str(chapter.path), body))
+            chapters.append({"id": chapter.id, "title": chapter.title, "source": source,
+                             "html": Markup(_strip_first_heading(body)),
+                             "sections": [{"id": h.id, "title": h.title}
+                                          for h in chapter.sections]})
+        if edition == "print" and fonts is None and only is None:
+            policy = self.font_policy()
+            # once per script, with the fix
+            self._reported_scripts = warn_missing_glyphs(ctx, bodies, policy=policy)
+            fonts = predicted_fonts(bodies, policy, project.manifest.language)
+        manifest = project.manifest
+        front = manuscript.front_matter
+        book = {
+            # the manifest, else the opening file's front matter or first heading, else the
+            # folder's name
+            "title": self.options.title or manifest.title or manuscript.title
+            or project.title,
+            "subtitle": self.options.subtitle or manifest.subtitle or front.get("subtitle"),
+            "author": manifest.author or front.get("author"),
+            "credits": manifest.credits,
+            "language": manifest.language,
+            "paper": self.paper(ctx),
+            "edition": edition,
+            "date": build_date(),
+            "version": __version__,
+            "product": self.name,
+            "chapter_start": manifest.chapter_start,
+            "fonts": fonts or list(BOOK_FAMILIES),
+        }
+        if edition == "print":
+            self._claimed_fonts = book["fonts"]
+        screen_css = ""
+        if edition == "screen":
+            # the palette's sRGB values first: manuscript.css names palette colours in both
+            # editions (screen.css redefines some of them for the screen)
+            screen_css = "\n".join(
+                [colours_for(project, None).variables_css()]
+                + [inline_css_for_screen(stylesheet(project, s), project.read_roots)
+                   for s in self.options.screen_stylesheets])
+        html = render_template(env, self.options.template, book=book, chapters=chapters,
+                               inputs=InputDigest(project, self._recorder), screen_css=Markup(screen_css))
+        return embed_images(html, project.read_roots) if edition == "screen" else html
+
+    def build(self, ctx: BuildContext, output: BuildOutput) -> None:
+        self._shared = (jinja_environment(self.project), {})   # compose's, for this build
+        try:
+            recorder = deps.current()
+            if recorder is None:  # built outside the builder: record for the colophon anyway
+                with deps.recording(deps.Recorder()) as recorder:
+                    self.check(ctx)
+                    return self._build(ctx, output, recorder)
+            return self._build(ctx, output, recorder)
+        finally:
+            del self._shared
+
+    def _build(self, ctx: BuildContext, output: BuildOutput, recorder) -> None:
+        self._recorder = recorder
+        self._composed_inputs = self.__dict__.pop("_checked", None) or self.read()
+        self._warn_unprinted_tables(ctx, self._composed_inputs[0])
+        project = self.project
+        if "pdf" in self.options.formats:
+            html = self.compose(ctx, "print")
+            profile = self.print_profile()
+            paper = self.paper(ctx)
+            job = self.print_job(ctx, html)
+            if ctx.progress:
+                ctx.progress(f"{self.name}: rendering the PDF")
+            # page references as known numbers; where the last build's parts fell is the
+            # first guess (a wrong one costs a pass, never a wrong number)
+            guess = self.last_build.get("parts")
+            if self.options.blank_sheet:
+                from printshop.products.characters.blank_sheet import render_sheet_with_book
+
+                render_sheet_with_book(ctx, project, paper, profile)
+            if "html" in self.options.formats:   # while the parent waits for the workers
+                fonts_for_screen_ahead([stylesheet(project, s) for s in
+                                        self.options.screen_stylesheets], project.read_roots)
+            result = render_book(ctx, job, guess)
+            claimed = self._claimed_fonts
+            if set(result.fonts) != set(claimed):
+                # the colophon must name every font in the PDF: say what was really used
+                if ctx.progress:
+                    ctx.progress(f"{self.name}: fonts were not as expected, rendering again")
+                html = self.compose(ctx, "print", fonts=order_fonts(result.fonts))
+                job = replace(job, html=html)
+                result = render_book(ctx, job, guess)
+            for warning in collect_warnings([result]):
+                if _notdef_script(warning.message) in self._reported_scripts:
+                    continue  # that script was reported before rendering, with its fix
+                ctx.warn(warning)
+            for outside in result.outside:
+                ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
+                                 outside.line))
+            pdf, self.pages = result.pdf, result.pages
+            if result.anchors:   # where every chapter and id fell: for `serve`'s previews
+                found = page_map(html, result.anchors, result.pages)
+                self.cache_extra = {"page_map": found.as_json()} if found else {}
+                parts = placed_as_json(job)
+                if parts:
+                    self.cache_extra["parts"] = parts
+            if self.options.blank_sheet:
+                from printshop.products.characters.blank_sheet import book_with_blank_sheet
+
+                # in the book's colours: CMYK from the palette in a CMYK edition
+                pdf, self.pages = book_with_blank_sheet(ctx, project, pdf, self.paper(ctx),
+                                                        profile)
+            pdf = finish_for_profile(ctx, project, profile, pdf, project.paper_size_mm(paper),
+                                     None, f"{self.name}.pdf")
+            output.add(f"{self.name}.pdf", pdf)
+        if "html" in self.options.formats:
+            output.add(f"{self.name}.html", self.compose(ctx, "screen"))
+
+    def print_job(self, ctx: BuildContext, html: str) -> RenderJob:
+        """The whole book's render job (the print edition's HTML, its stylesheets)."""
+        project = self.project
+        profile = self.print_profile()
+        paper = self.paper(ctx)
+        sheets = ((palette_css(colours_for(project, profile)),)
+                  + tuple(stylesheet(project, s) for s in self.options.stylesheets)
+                  + (page_size_css(project, paper),))
+        if profile.for_press:
+            sheets += (Stylesheet(text=profile_css(profile) + book_press_css(profile),
+                                  label=f"print profile {profile.name}"),)
+        return RenderJob(html=html, stylesheets=sheets,
+                         roots=tuple(str(r) for r in project.read_roots),
+                         base_url=base_url(project),
+                         source=f"{self.options.template} ({self.name})",
+                         uncompressed=ctx.uncompressed,
+                         cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
+                         else None, fonts=self.font_policy(), page_check=True)
+
+    def chapter_preview(self, ctx: BuildContext, source: str, pages: PageMap,
+                        composed=None):
+        """The chapter from `source` (relative to the project) rendered alone, numbered as
+        in the book of `pages` (products/book/preview.py); None when it cannot be.
+        `composed()` is called when only the render is left."""
+        if "pdf" not in self.options.formats:
+            return None
+        self._recorder = deps.current() or deps.Recorder()
+        self._composed_inputs = self.read()
+        job = self.print_job(ctx, self.compose(ctx, "print", only=source))
+        return render_chapter(ctx, job, source, pages, composed)
+
+
+# book.css's inside margin (its @page :left margin-right, :right margin-left), which a
+# profile's gutter widens for binding
+BOOK_INSIDE_MARGIN_MM = 18.0
+# a page number closer to the trim than this is lifted to the top of the bottom margin
+PAGE_NUMBER_DEPTH_MM = 9.0
+
+
+def book_press_css(profile) -> str:
+    """The book for a press: a wider inside margin (gutter) and page numbers inside the
+    profile's safe area."""
+    rules = []
+    if profile.gutter:
+        inside = BOOK_INSIDE_MARGIN_MM + profile.gutter
+        rules.append(f"@page :left {{ margin-right: {inside:.2f}mm; }}")
+        rules.append(f"@page :right {{ margin-left: {inside:.2f}mm; }}")
+    if profile.safe > PAGE_NUMBER_DEPTH_MM:
+        rules.append("@page { @bottom-left { vertical-align: top; padding-top: 2mm; } "
+                     "@bottom-right { vertical-align: top; padding-top: 2mm; } }")
+    return "\n".join(rules) + "\n"
+
+
+def embed_images(html: str, roots) -> str:
+    """The screen edition is one file: project images become data URLs (already checked)."""
+    import base64
+    import mimetypes
+    import re
+    from urllib.parse import unquote, urlsplit
+
+    from printshop.safepath import resolve_inside
+
+    def inline(match):
+        path = resolve_inside(unquote(urlsplit(match[2]).path), roots, allow_absolute=True)
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        return f'{match[1]}"data:{mime};base64,{data}"'
+
+    return re.sub(r'(<img[^>]*?\ssrc=)"(file://[^"]+)"', inline, html)
+
+
+def _strip_first_heading(html: str) -> str:
+    """The chapter template prints the title itself (full width, above the columns)."""
+    end = html.find("</h1>")
+    return html[end + len("</h1>"):].lstrip("\n") if html.startswith("<h1") and end >= 0 \
+        else html
+
+
+def _save_qualities(cls) -> list[dict]:
+    return [{"quality": q.title(), "saves": getattr(cls.saves, q)}
+            for q in ("good", "okay", "bad") if getattr(cls.saves, q)]
+
+
+def _template_problem(env, name, exc) -> PrintshopError:
+    import jinja2
+
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
+                                 exc.lineno)
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return PrintshopError.at("templates", f"template not found: {name}")
+    return PrintshopError.at(name, str(exc))
+
+
+PRODUCT = Guide

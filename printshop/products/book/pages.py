@@ -1,0 +1,207 @@
+"""The book's page references ("see X (p. N)", the contents), printed as numbers we know.
+
+`target-counter(attr(href url), page)` makes WeasyPrint lay the whole book out about three
+times (it lays out, finds the numbers changed, lays out again …): two thirds of the guide's
+render time. So printshop finds the numbers itself and prints them as text:
+
+1. A first pass lays each part of the book out on its own (the front matter, each chapter,
+   the colophon), on every core at once, with a placeholder for every number, and reads
+   how many pages each part has and which page each id falls on. A rebuild skips it: where
+   the last build's parts fell (`placed_as_json`, kept in the build cache) is the guess.
+2. Each part is laid out again, on every core, with `target-counter(attr(href url), page)`
+   in the stylesheets replaced by `attr(data-page-ref)`, every `<a href="#id">` carrying
+   the number of its target's page, and its folios starting at its page in the book; the
+   parts are joined into one PDF (products/book/parts.py).
+3. The page of every referenced id is checked against the number printed; a part whose
+   numbers or first page turn out wrong (a line that broke differently) is laid out again
+   with the numbers just read, until they agree; if they never do, the whole book is laid
+   out at once.
+
+Anything this cannot express exactly (other target-counter() forms, page counters reset
+by the stylesheets, a template without the usual parts) is rendered the old way, by
+WeasyPrint alone. What a build found is kept in memory per book text too, so a warm
+process (printshop serve) rebuilding an unchanged book skips the first pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from printshop.errors import display_path
+from printshop.render.job import RenderJob, RenderResult, Stylesheet
+
+TARGET_PAGE = re.compile(r"target-counter\(\s*attr\(\s*href\s+url\s*\)\s*,\s*page\s*\)")
+NOT_EXPRESSIBLE = re.compile(r"target-counters?\(|target-text\(|counter-(?:reset|increment)"
+                             r"[^;{}]*\bpage\b|counter-set[^;{}]*\bpage\b")
+LINK = re.compile(r'<a\b([^>]*?)\bhref="#([^"]+)"')
+# top-level parts of the book (templates/guide.html.j2): a chapter starts on a right page
+PART = re.compile(r'^<section class="(chapter|colophon)"', re.MULTILINE)
+PLACEHOLDER = "00"
+MAX_PASSES = 3
+# book text (numbers left out) → what book_parts.placed found: the parts' first pages,
+# each id's page, the named strings each part starts with
+_numbers_for: dict[str, tuple] = {}
+
+
+def literal_stylesheets(sheets: tuple[Stylesheet, ...]) -> tuple[Stylesheet, ...] | None:
+    """The stylesheets with each target page counter read from `data-page-ref`, or None
+    when a stylesheet uses page numbers in a way this cannot reproduce."""
+    out = []
+    for sheet in sheets:
+        text = Path(sheet.path).read_text(encoding="utf-8") if sheet.path else sheet.text
+        if text is None or not TARGET_PAGE.search(text):
+            if text and NOT_EXPRESSIBLE.search(text):
+                return None
+            out.append(sheet)
+            continue
+        text = TARGET_PAGE.sub("attr(data-page-ref)", text)
+        if NOT_EXPRESSIBLE.search(text):
+            return None
+        if sheet.path:
+            out.append(Stylesheet(text=text, label=display_path(Path(sheet.path)),
+                                  base_url=Path(sheet.path).as_uri()))
+        else:
+            out.append(replace(sheet, text=text))
+    return tuple(out)
+
+
+_PSEUDO = re.compile(r"::?(?:after|before)\s*$", re.IGNORECASE)
+
+
+def numbers_in_pseudo_elements(sheets: tuple[Stylesheet, ...]) -> bool:
+    """Whether every page number the stylesheets print (`attr(data-page-ref)`, as
+    `literal_stylesheets` writes them) is in a ::before or ::after box, where a part's
+    first layout can be finished with its numbers (render/weasy/resume.py) instead of being laid
+    out again."""
+    import tinycss2
+
+    def rules_fine(rules) -> bool:
+        for rule in rules:
+            if rule.type == "at-rule" and rule.content is not None:
+                if "data-page-ref" in tinycss2.serialize(rule.content) and \
+                        not rules_fine(tinycss2.parse_rule_list(
+                            rule.content, skip_whitespace=True, skip_comments=True)):
+                    return False
+            elif rule.type == "qualified-rule" and \
+                    "data-page-ref" in tinycss2.serialize(rule.content):
+                selectors = tinycss2.serialize(rule.prelude).split(",")
+                if not all(_PSEUDO.search(selector) for selector in selectors):
+                    return False
+        return True
+
+    for sheet in sheets:
+        text = Path(sheet.path).read_text(encoding="utf-8") if sheet.path else sheet.text
+        if text and "data-page-ref" in text and not rules_fine(tinycss2.parse_stylesheet(
+                text, skip_whitespace=True, skip_comments=True)):
+            return False
+    return True
+
+
+def number_links(html: str, pages: dict[str, int | str] | None) -> str:
+    """Every internal link carries its target's page (the placeholder when unknown)."""
+    def add(match):
+        page = pages.get(match[2]) if pages is not None else None
+        return f'<a{match[1]}data-page-ref="{page or PLACEHOLDER}" href="#{match[2]}"'
+    return LINK.sub(add, html)
+
+
+def split_parts(html: str) -> list[tuple[str, str]] | None:
+    """(kind, HTML document) for the front matter, each chapter and the colophon: each
+    part keeps the book's head and body tag. None if the book is not made of such parts."""
+    body = re.search(r"<body\b[^>]*>", html)
+    end = html.rfind("</body>")
+    starts = [m for m in PART.finditer(html)]
+    if body is None or end < 0 or not starts or starts[0].start() < body.end():
+        return None
+    head, tail = html[:body.end()], html[end:]
+    cuts = [body.end()] + [m.start() for m in starts] + [end]
+    kinds = ["front"] + [m[1] for m in starts]
+    return [(kind, head + html[a:b] + tail) for kind, a, b in zip(kinds, cuts, cuts[1:])]
+
+
+def _referenced(html: str) -> set[str]:
+    return {m[2] for m in LINK.finditer(html)}
+
+
+def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
+    """`job` (the whole book) rendered with its page references as known numbers: its
+    parts laid out on every core (products/book/parts.py), or, when the book cannot be
+    split or its parts never agree, laid out whole. `guess` (`placed_as_json` of an earlier
+    build of the book) stands in for the first pass: the parts are laid out with its
+    numbers at once, and again only where they turn out wrong."""
+    from printshop.products.book.parts import Part, placed, render_in_parts
+
+    sheets = literal_stylesheets(job.stylesheets)
+    split = split_parts(job.html) if sheets is not None else None
+    if split is None:
+        result, = ctx.renderer.render([job])
+        return result
+    parts = [Part(kind, html) for kind, html in split]
+    key = _book_key(job, sheets)
+    known = _numbers_for.get(key)
+    passes, kept = MAX_PASSES, None
+    if known is None and guess is not None:
+        known = placed_from_json(guess, len(parts))
+        passes += 1   # a wrong guess costs one pass: the first pass it stood in for
+    if known is None:
+        if ctx.progress:
+            ctx.progress(f"{job.source}: finding the page of every reference")
+        from printshop.products.book.first_pass import first_pass
+
+        results, kept = first_pass(ctx, job, parts, sheets, numbers_in_pseudo_elements(sheets))
+        known = placed(parts, results)
+    settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept)
+    if settled is not None:
+        result, _numbers_for[key] = settled
+        return result
+    return _render_whole(ctx, job, sheets, known[1])
+
+
+def _book_key(job: RenderJob, sheets: tuple[Stylesheet, ...]) -> str:
+    """The book's text and stylesheets, numbers left out: what `_numbers_for` is kept by."""
+    return hashlib.sha256("\0".join([job.html, *map(repr, sheets)]).encode()).hexdigest()
+
+
+def placed_as_json(job: RenderJob) -> dict | None:
+    """What the last `render_book` of `job` found of its parts (first pages, each id's page,
+    the named strings each starts with), for the next build's `guess`; None if unknown."""
+    sheets = literal_stylesheets(job.stylesheets)
+    if sheets is None:
+        return None
+    known = _numbers_for.get(_book_key(job, sheets))
+    if known is None:
+        return None
+    firsts, numbers, strings = known
+    return {"firsts": firsts, "numbers": numbers, "strings": [list(map(list, s))
+                                                              for s in strings]}
+
+
+def placed_from_json(data, parts: int) -> tuple | None:
+    """`placed_as_json`'s data back, if it is well formed and for as many parts."""
+    try:
+        firsts = [int(n) for n in data["firsts"]]
+        numbers = {str(k): int(v) for k, v in data["numbers"].items()}
+        strings = [tuple((str(n), str(v)) for n, v in s) for s in data["strings"]]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    if len(firsts) != parts or len(strings) != parts:
+        return None
+    return firsts, numbers, strings
+
+
+def _render_whole(ctx, job: RenderJob, sheets, pages: dict[str, int]) -> RenderResult:
+    """The whole book in one layout, numbered until the numbers agree."""
+    wanted = _referenced(job.html)
+    for _ in range(MAX_PASSES):
+        whole = replace(job, html=number_links(job.html, pages), stylesheets=sheets,
+                        anchors=True)
+        result, = ctx.renderer.render([whole])
+        found = {name: result.anchors.get(name) for name in wanted}
+        if all(found[name] == pages.get(name) for name in wanted):
+            return result
+        pages = {**pages, **{k: v for k, v in found.items() if v is not None}}
+    result, = ctx.renderer.render([job])   # the numbers never settled: WeasyPrint's way
+    return result

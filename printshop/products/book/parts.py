@@ -1,0 +1,204 @@
+"""The book laid out a part at a time, on every core, then joined into one PDF.
+
+`book_pages.render_book` knows every reference's page after a first, cheap pass over the
+parts (the front matter, each chapter, the colophon). Laying the whole book out once more
+to print those numbers took one core 11 s of the guide's 20. Each part is laid out on its
+own instead, on every core at once, and the parts' PDFs are joined (render/pdf/book_merge.py):
+
+* its folios: the page counter starts at the part's page in the book and its first page is
+  a left or right page as it is there (book_preview.py does the same for one chapter);
+* the blank page before a chapter that must start on a right-hand page: each part ends with
+  an empty copy of the next part's element, so WeasyPrint makes that blank page with the
+  book's own `@page :blank` rule; the empty element's page is dropped when joining;
+* its running heads: the named strings (`string-set`) the parts before it ended with are
+  carried into it (render/weasy/strings.py), as the book's title set on the title page;
+* links to other parts: WeasyPrint links only to ids in its own document, so a link to
+  another part points at an invisible stand-in id (`ps-ext-ID`) at the top of the part, and
+  the join points it back at ID, whose destination the other part's PDF has.
+
+A part whose first page or printed numbers turn out wrong (its own text moved a reference)
+is laid out again with what the others found, until they agree; if they never do, the
+caller lays the whole book out instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import replace
+
+from printshop.products.book.pages import LINK, MAX_PASSES, number_links
+from printshop.render.job import RenderJob, RenderResult, Stylesheet
+
+EXTERNAL = "ps-ext-"          # stand-in ids for targets in other parts (book_merge.py)
+_TOKENS = itertools.count(1)  # names of the first pass's layouts kept in the workers
+_ID = re.compile(r'\sid="([^"]+)"')
+_SECTION = re.compile(r"<section\b[^>]*>")
+
+
+class Part:
+    """One part of the book: its kind ("front", "chapter", "colophon") and HTML, the ids it
+    holds and the ids it links to."""
+
+    def __init__(self, kind: str, html: str):
+        self.kind, self.html = kind, html
+        body = html[html.find("<body"):]
+        self.own = set(_ID.findall(body))
+        self.links = {m[2] for m in LINK.finditer(body)}
+
+
+def part_html(part: Part, book_ids: set[str], numbers: dict[str, int] | None,
+              next_kind: str | None) -> str:
+    """The part as a document of its own: its links numbered, links to other parts pointed
+    at stand-ins laid out invisibly at its top, and an empty copy of the next part's
+    element at its end."""
+    html = number_links(part.html, numbers)
+    elsewhere = (part.links & book_ids) - part.own
+    if elsewhere:
+        html = LINK.sub(lambda m: m[0] if m[2] not in elsewhere else
+                        f'<a{m[1]}href="#{EXTERNAL}{m[2]}"', html)
+    hidden = "".join(f'<div id="{EXTERNAL}{name}"></div>' for name in sorted(elsewhere))
+    if hidden:
+        # inside the part's first section: an element before it would start a page of its
+        # own (the title page is a named page)
+        first = _SECTION.search(html, html.find("<body"))
+        at = first.end() if first else html.find(">", html.find("<body")) + 1
+        # out of the flow, so the section's margins collapse with its first child's as
+        # they do in the whole book (an anchor on the section lands where it did there)
+        html = (html[:at] + '<div style="position: absolute; height: 0; overflow: hidden; '
+                'margin: 0; padding: 0; visibility: hidden" aria-hidden="true">' + hidden +
+                "</div>" + html[at:])
+    if next_kind:
+        end = html.rfind("</body>")
+        html = html[:end] + f'<section class="{next_kind}"></section>' + html[end:]
+    return html
+
+
+def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
+              numbers: dict[str, int] | None, firsts: list[int] | None,
+              which: list[int], layout_only: bool, strings: list[tuple] | None = None,
+              kept: list[tuple[str, int]] | None = None, keep: bool = False
+              ) -> list[RenderJob]:
+    """Render jobs for the parts `which`: numbered with `numbers`, starting on `firsts`
+    (None, or None for a part: not known yet), with the named strings the parts before
+    each left (`strings`). With `keep`, the first pass's jobs have their layouts kept by
+    their workers; with `kept` (each part's first-pass token and the pid of the worker
+    keeping its layout, 0 for none), each part is finished from that layout, by that
+    worker (render/weasy/resume.py)."""
+    book_ids = set().union(*(p.own for p in parts))
+    jobs = []
+    for index in which:
+        part = parts[index]
+        next_kind = parts[index + 1].kind if index + 1 < len(parts) else None
+        html = part_html(part, book_ids, numbers, next_kind)
+        first = firsts[index] if firsts is not None else None
+        extra = (place_in_book(first),) if first else ()
+        made = replace(job, html=html, stylesheets=sheets + extra, anchors=True,
+                       layout_only=layout_only,
+                       strings=strings[index] if strings is not None else (),
+                       page_check=job.page_check and not layout_only, source=job.source)
+        if keep:
+            made.keep, made.first = f"{next(_TOKENS)}:{index}", first or 0
+        elif kept is not None and kept[index][1]:
+            made.resume = (kept[index][0], first)
+            made.worker = kept[index][1]
+        jobs.append(made)
+    return jobs
+
+
+def place_in_book(first: int) -> Stylesheet:
+    """A part (or a chapter previewed alone) numbered from its page `first` in the book,
+    its first page a left or right page as it is there."""
+    return Stylesheet(text=f"@page :first {{ counter-reset: page {first}; }}\n"
+                           f"html {{ break-before: {'right' if first % 2 else 'left'}; }}\n",
+                      label="its page numbers in the book")
+
+
+def placed(parts: list[Part], results: list[RenderResult]
+           ) -> tuple[list[int], dict[str, int], list[tuple]]:
+    """Each part's first page in the book, each id's page and the named strings each part
+    starts with, from the parts' renders (each has one page too many, its next part's
+    empty element, but the last); of the parts before the first without a result (None),
+    while the first pass is still under way (book_first_pass.py)."""
+    firsts, pages, strings, current, next_page = [], {}, [], {}, 1
+    for index, (part, result) in enumerate(zip(parts, results)):
+        if result is None:
+            break
+        firsts.append(next_page)
+        strings.append(tuple(sorted(current.items())))
+        for name, page in result.anchors.items():
+            if not name.startswith(EXTERNAL):
+                pages.setdefault(name, next_page + page - 1)
+        keep = own_pages(result, index, len(parts))
+        for name, found in result.strings.items():
+            own = [text for page, text in found if page <= keep]
+            if own:
+                current[name] = own[-1]
+        next_page += keep
+    return firsts, pages, strings
+
+
+def render_longest_first(ctx, jobs: list[RenderJob]) -> list[RenderResult]:
+    """The jobs' results in order, the longest parts handed to the workers first: a long
+    chapter started last would keep one core busy while the other idles."""
+    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
+    results = ctx.renderer.render([jobs[i] for i in order])
+    out: list = [None] * len(jobs)
+    for i, result in zip(order, results):
+        out[i] = result
+    return out
+
+
+def own_pages(result: RenderResult, index: int, count: int) -> int:
+    return result.pages - (1 if index + 1 < count else 0)
+
+
+def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
+                    known: tuple, passes: int = MAX_PASSES,
+                    kept: list[tuple[str, int]] | None = None
+                    ) -> tuple[RenderResult, tuple] | None:
+    """The book from its parts laid out with what `known` (`placed`) says of them (finished
+    from the first pass's layouts where `kept` says a worker keeps them), again where that
+    turns out wrong, and what was placed; None if they never settle."""
+    firsts, numbers, strings = known
+    results: list[RenderResult | None] = [None] * len(parts)
+    used: list[tuple | None] = [None] * len(parts)
+
+    def uses(index):   # what a part's pages depend on that other parts decide
+        return (firsts[index], strings[index],
+                {n: numbers.get(n) for n in parts[index].links})
+
+    todo = list(range(len(parts)))
+    for _ in range(passes):
+        jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings, kept)
+        kept = None   # (each kept layout is finished once)
+        for index, result in zip(todo, render_longest_first(ctx, jobs)):
+            results[index] = result
+            used[index] = uses(index)
+        firsts, numbers, strings = placed(parts, results)
+        todo = [i for i in range(len(parts)) if used[i] != uses(i)]
+        if not todo:
+            return joined(job, parts, results, firsts, numbers), (firsts, numbers, strings)
+    return None
+
+
+def joined(job: RenderJob, parts: list[Part], results: list[RenderResult],
+           firsts: list[int], numbers: dict[str, int]) -> RenderResult:
+    from printshop.render.pdf.book_merge import merge_book_parts
+
+    count = len(parts)
+    pdf = merge_book_parts([r.pdf for r in results],
+                           [own_pages(r, i, count) for i, r in enumerate(results)],
+                           EXTERNAL)
+    warnings, seen = [], set()
+    for result in results:
+        for warning in result.warnings:
+            if (warning.path, warning.message) not in seen:
+                seen.add((warning.path, warning.message))
+                warnings.append(warning)
+    outside = [replace(o, page=o.page + first - 1)
+               for first, result in zip(firsts, results) for o in result.outside]
+    fonts = sorted({font for result in results for font in result.fonts})
+    return RenderResult(pdf=pdf, pages=sum(own_pages(r, i, count)
+                                           for i, r in enumerate(results)),
+                        warnings=warnings, anchors=numbers, fonts=fonts, outside=outside)

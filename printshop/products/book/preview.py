@@ -1,0 +1,151 @@
+"""One chapter of the book, rendered alone with its page numbers in the whole book.
+
+`printshop serve` shows a saved chapter's pages within seconds, before the whole book is
+laid out again. The chapter alone would start at page 1, without the book's title in its
+running head and with "(p. 00)" for every reference, so it is rendered with what the last
+good build of the whole book knew (its `PageMap`, kept in the build cache entry):
+
+* its folios: the page counter starts at the chapter's page in the book (`@page :first
+  { counter-reset: page N }`), and the first page is a left or right page as it is there;
+* its running heads: the book's title (set on the title page) is set again, invisibly, at
+  the top of the chapter; the chapter's own title sets the other head as in the book;
+* its references: links carry the pages the book had, except that targets inside the
+  chapter get their page from this very render (laid out again until they agree, as
+  `book_pages.render_book` does for the book).
+
+If the chapter grew or shrank, the pages after it move: the whole book, rendered next,
+replaces this preview.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from printshop.products.book.pages import (MAX_PASSES, literal_stylesheets, number_links,
+                                           split_parts)
+from printshop.products.book.parts import place_in_book
+from printshop.render.job import RenderJob
+
+_SOURCE = re.compile(r'<section class="chapter" data-source="([^"]*)"')
+_CHAPTER_ID = re.compile(r'<h1 class="chapter-title" id="([^"]+)"')
+_BOOK_TITLE = re.compile(r'<p class="book-title"[^>]*>.*?</p>', re.S)
+_ID = re.compile(r'\sid="([^"]+)"')
+
+
+@dataclass
+class PageMap:
+    """Where everything was in the last whole book: id → page, and each chapter's pages."""
+
+    anchors: dict[str, int]
+    chapters: list[dict]     # {"source", "id", "first", "last"} in book order
+    pages: int
+
+    def as_json(self) -> dict:
+        return {"anchors": self.anchors, "chapters": self.chapters, "pages": self.pages}
+
+    @classmethod
+    def from_json(cls, data) -> "PageMap | None":
+        try:
+            return cls(dict(data["anchors"]), list(data["chapters"]), int(data["pages"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def chapter(self, source: str) -> dict | None:
+        return next((c for c in self.chapters if c["source"] == source), None)
+
+
+def page_map(html: str, anchors: dict[str, int], pages: int) -> PageMap | None:
+    """The map of a book rendered with `anchors` (book_pages.render_book keeps them)."""
+    chapters = []
+    for part in split_parts(html) or []:
+        kind, text = part
+        source, chapter_id = _SOURCE.search(text), _CHAPTER_ID.search(text)
+        if kind == "chapter" and source and chapter_id and chapter_id[1] in anchors:
+            chapters.append({"source": source[1], "id": chapter_id[1],
+                             "first": anchors[chapter_id[1]]})
+    if not chapters:
+        return None
+    ends = [c["first"] for c in chapters[1:]] + [anchors.get("colophon", pages + 1)]
+    for chapter, end in zip(chapters, ends):
+        chapter["last"] = max(chapter["first"], end - 1)
+    return PageMap(dict(anchors), chapters, pages)
+
+
+@dataclass
+class ChapterPreview:
+    source: str          # the chapter's file, relative to the project
+    title: str
+    number: int          # its place in the book (1: the first chapter)
+    first_page: int      # the number of its first page in the book
+    pdf: bytes = b""
+    pages: int = 0
+    replaces: tuple[int, int] = (0, 0)   # its pages in the last whole book
+    warnings: list = field(default_factory=list)
+
+
+def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
+                   composed=None) -> ChapterPreview | None:
+    """`job` is the whole book's print job; the chapter from `source` rendered alone, or
+    None when the book cannot be split so (then only the whole book will do). `composed()`
+    is called once its HTML is made, before it renders."""
+    known = pages.chapter(source)
+    sheets = literal_stylesheets(job.stylesheets)
+    parts = split_parts(job.html) if sheets is not None else None
+    if known is None or parts is None:
+        return None
+    chapters = [(kind, text) for kind, text in parts if kind == "chapter"]
+    found = [(n, text) for n, (_, text) in enumerate(chapters, start=1)
+             if (m := _SOURCE.search(text)) and m[1] == source]
+    if not found:
+        return None
+    number, text = found[0]
+    chapter_id = _CHAPTER_ID.search(text)
+    title = re.search(r'<h1 class="chapter-title"[^>]*>(.*?)</h1>', text, re.S)
+    first = known["first"]
+    text = _with_book_title(text, job.html)
+    own = set(_ID.findall(text[text.find("<section"):]))
+    sheets += (place_in_book(first),)
+    numbers = dict(pages.anchors)
+    if chapter_id:
+        numbers[chapter_id[1]] = first
+    result = None
+    if composed is not None:
+        composed()
+    for _ in range(MAX_PASSES):
+        # uncompressed: the preview is read from the local disk and drawn as images, and
+        # compressing its streams was a third of writing its PDF (0.1 s of 2.5)
+        alone = replace(job, html=number_links(text, numbers), stylesheets=sheets,
+                        anchors=True, page_check=False, uncompressed=True,
+                        source=f"{job.source}, {source} alone")
+        result, = ctx.renderer.render([alone])
+        found_pages = {name: first + page - 1 for name, page in result.anchors.items()
+                       if name in own}
+        if all(numbers.get(name) == page for name, page in found_pages.items()):
+            break
+        numbers.update(found_pages)
+    # links to other chapters have no target here: not worth a warning in a preview
+    warnings = [w for w in result.warnings if not w.message.startswith("No anchor #")]
+    return ChapterPreview(source=source, number=number, first_page=first, pdf=result.pdf,
+                          pages=result.pages, replaces=(first, known["last"]),
+                          title=_plain(title[1]) if title else source, warnings=warnings)
+
+
+def _with_book_title(part: str, book: str) -> str:
+    """The book's title element, laid out invisibly at the top of the chapter: it sets the
+    running head's string as the title page does in the book."""
+    title = _BOOK_TITLE.search(book)
+    at = part.find("<section")
+    if title is None or at < 0:
+        return part
+    element = re.sub(r'\sid="[^"]*"', "", title[0])
+    hidden = ('<div style="height: 0; overflow: hidden; margin: 0; padding: 0; '
+              f'visibility: hidden" aria-hidden="true">{element}</div>')
+    end = part.find(">", at) + 1
+    return part[:end] + hidden + part[end:]
+
+
+def _plain(html: str) -> str:
+    import html as html_module
+
+    return html_module.unescape(re.sub(r"<[^>]+>", "", html)).strip()

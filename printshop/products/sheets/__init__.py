@@ -1,0 +1,1 @@
+"""Reference sheets, class cards and the screen, laid out from sheets/*.yaml."""

@@ -1,0 +1,382 @@
+"""HTML → PDF with WeasyPrint, with warnings kept and attributed: what a render worker does
+(render/pool/renderer.py hands the jobs to the workers).
+
+Each worker keeps one FontConfiguration per font policy and the parsed stylesheets for the
+whole build
+(parsing CSS and loading fonts is a large share of a small document's render time).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from printshop import deps
+from printshop.errors import Problem, display_path
+from printshop.render.job_warnings import as_problem, capture, summarise_notdef
+from printshop.render.weasy.speedups import layout_only
+
+
+@dataclass(frozen=True)
+class Stylesheet:
+    """A CSS file of the project (reported by its path) or a small generated rule set."""
+
+    path: str | None = None
+    text: str | None = None
+    label: str = "generated CSS"
+    base_url: str | None = None   # for url() in `text` (default: the job's base URL)
+
+
+@dataclass
+class RenderJob:
+    html: str
+    stylesheets: tuple[Stylesheet, ...]
+    roots: tuple[str, ...]
+    base_url: str
+    source: str  # what to blame in messages: the template or product
+    uncompressed: bool = False
+    fit_check: bool = False  # report boxes marked data-fit="NAME" whose content overflows
+    anchors: bool = False    # return the page number of every id (RenderResult.anchors)
+    layout_only: bool = False  # lay out, make no PDF (for page numbers: pdf is b"")
+    cmyk_icc: str | None = None  # CMYK print profile: raster images converted with this ICC
+    epoch: int = 0  # set by the Renderer: a worker's caches last one build (see Renderer)
+    fonts: object = None     # printshop.render.fonts.FontPolicy; None: bundled fonts only
+    page_check: bool = False  # report boxes reaching past their column or the page
+    # layered sheets (printshop.render.pdf.layers): the geometry of every data-slot element
+    # (RenderResult.slots); `stamps`, (Slot, HTML text) pairs: lay out these stamps, one a
+    # page, instead of `html`; `overlay`: the forms and stamps to draw over each page
+    slots: bool = False
+    stamps: tuple = ()
+    overlay: object = None
+    # named strings (string-set) as the book's earlier parts left them: (name, value) pairs
+    # used where the document has set none yet (printshop.render.weasy.strings)
+    strings: tuple = ()
+    # the book's parts (printshop.render.weasy.resume): `keep`, a token to keep this layout under
+    # in the worker; `resume`, (token, first page) to finish such a layout with the numbers
+    # of `html` (the last of its stylesheets being the one that places it in the book, as
+    # products.book_parts.place_in_book does); `worker`, the pid of the worker that should
+    # take the job (0: any)
+    keep: str = ""
+    resume: tuple = ()
+    worker: int = 0
+    # with `keep`: the page in the book the part was laid out to start on (its last
+    # stylesheet places it there, as book_parts.place_in_book does); 0: not placed yet
+    first: int = 0
+    # card sheets (render/pdf/impose.py): for each sheet page, its faces as (face page index,
+    # x, y, width, height) in mm; the face pages follow the sheets and are placed on them
+    faces: tuple = ()
+
+
+@dataclass
+class RenderResult:
+    pdf: bytes
+    pages: int
+    warnings: list[Problem] = field(default_factory=list)
+    refused: list[Problem] = field(default_factory=list)
+    overflows: list = field(default_factory=list)  # printshop.render.weasy.fit.Overflow
+    anchors: dict[str, int] = field(default_factory=dict)  # id → page number (from 1)
+    read: dict = field(default_factory=dict)  # file → sha256 the render read (printshop.deps)
+    fonts: list[str] = field(default_factory=list)  # families of the fonts in the PDF
+    outside: list = field(default_factory=list)  # printshop.render.weasy.fit.Outside (page_check)
+    slots: list = field(default_factory=list)  # per page: {name: layers.Slot}
+    # with `anchors`: name → [(page, last value set on it)] of every named string it sets
+    strings: dict = field(default_factory=dict)
+    kept_by: int = 0   # with `keep`: the pid of the worker keeping the layout (0: none)
+    resumed: bool = False   # with `resume`: finished from a kept layout, not laid out again
+
+
+_process_state: dict = {}
+
+
+def _forget_process_state() -> None:
+    """A forked worker starts with nothing of its parent's: a font configuration shared by
+    two processes shares its folder of @font-face files, and one worker rewriting a file
+    the other has mapped kills that one (SIGBUS); the parsed stylesheets belong to it."""
+    _process_state.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_process_state)
+# and an exiting process drops its fonts while Pango is still whole: the fork hook keeps
+# this module's state alive into the interpreter's last collection, where freeing a font
+# map crashed (a segfault after the output was written)
+atexit.register(_forget_process_state)
+
+
+class _ImageCache(dict):
+    """WeasyPrint's image cache (keyed by URL): a hit is a read the build depends on."""
+
+    def __contains__(self, key):
+        hit = dict.__contains__(self, key)
+        if hit and isinstance(key, str) and key.startswith("file:"):
+            from urllib.parse import unquote, urlsplit
+
+            deps.record_file(unquote(urlsplit(key).path))
+        return hit
+
+
+def _stylesheets(job: RenderJob):
+    """Parse (once per process and build) the job's stylesheets; warnings tagged with each
+    file; the files the parse read (fonts, imports), replayed for every job that uses it.
+    Each sheet is parsed once too: the book's parts each add a rule of their own (their
+    first page's number) to the same sheets, 20 ms of parsing a part otherwise."""
+    _forget_fonts_whose_files_are_gone()
+    _font_config(job)  # the fonts (and speed-ups) load before any stylesheet
+    if _process_state.get("epoch") != job.epoch:
+        # A new build in a long-lived worker (`printshop serve`): the files may have been
+        # edited since, and these caches are keyed by path.
+        _process_state["epoch"] = job.epoch
+        resume = sys.modules.get("printshop.render.weasy.resume")
+        if resume is not None:     # an earlier build's book layouts, never finished
+            resume.forget()
+        _process_state["css"] = {}
+        _process_state["sheets"] = {}
+        _process_state["images"] = {}
+    key = (job.stylesheets, job.roots, job.fonts)
+    cached = _process_state.setdefault("css", {}).get(key)
+    if cached is None:
+        parsed, warnings, refused, files = [], [], [], {}
+        for sheet in job.stylesheets:
+            css, sheet_warnings, sheet_refused, read = _stylesheet(job, sheet)
+            parsed.append(css)
+            warnings += sheet_warnings
+            refused += sheet_refused
+            files.update(read)
+        cached = (parsed, warnings, refused, files)
+        _process_state["css"][key] = cached
+    deps.merge(cached[3])
+    return cached[:3]
+
+
+def _forget_fonts_whose_files_are_gone() -> None:
+    """A font configuration whose folder of @font-face files was removed under it (a
+    temporary folder cleaned while `serve` ran for days) would fail every job after: it is
+    made again, with the stylesheets that added fonts to it, as in a new worker."""
+    for config in _process_state.get("fonts", {}).values():
+        folder = getattr(config, "_folder", None)
+        if folder is not None and not os.path.isdir(folder):
+            _forget_process_state()
+            return
+
+
+def _stylesheet(job: RenderJob, sheet: Stylesheet):
+    """One sheet parsed once per process and build: (CSS, warnings, refused, files read)."""
+    from weasyprint import CSS
+
+    from printshop.render.fetcher import ProjectFetcher
+
+    base_url = None if sheet.path else sheet.base_url or job.base_url
+    key = (sheet, base_url, job.roots, job.fonts)
+    if key in _process_state.setdefault("sheets", {}):
+        return _process_state["sheets"][key]
+    fetcher = ProjectFetcher([Path(r) for r in job.roots])
+    origin = display_path(Path(sheet.path)) if sheet.path else sheet.label
+    reads = deps.Recorder()
+    handler, logger = capture()
+    try:
+        with deps.recording(reads):
+            if sheet.path:
+                deps.record_file(sheet.path)
+            css = CSS(filename=sheet.path, string=sheet.text if not sheet.path else None,
+                      base_url=base_url, url_fetcher=fetcher, font_config=_font_config(job))
+    finally:
+        logger.removeHandler(handler)
+    refused = [Problem(origin, f"refused to load {url}: {why}") for url, why in fetcher.refused]
+    failed = [m for m in handler.messages if m.startswith("Failed to load")]
+    warnings = [as_problem(origin, m) for m in handler.messages if m not in failed] + \
+        ([Problem(origin, m) for m in failed] if not fetcher.refused else [])
+    _process_state["sheets"][key] = (css, warnings, refused, reads.files)
+    return _process_state["sheets"][key]
+
+
+def preload() -> None:
+    """In the first worker, before it forks the others (render/pool/pool.py): WeasyPrint's
+    modules, most of a worker's start, imported once for all of them. The fonts are each
+    worker's own (`warm_up`)."""
+    from printshop.render.weasy.speedups import import_weasyprint
+
+    import_weasyprint()
+    import weasyprint.layout  # noqa: F401
+    import weasyprint.pdf  # noqa: F401
+
+    # what the first job would import (~0.03 s): the fetcher (and the email parser it
+    # reads data: URLs with), the fit check
+    import email.policy  # noqa: F401
+    import printshop.render.fetcher  # noqa: F401
+    import printshop.render.weasy.fit  # noqa: F401
+
+    # English hyphenation patterns (pyphen keeps them per process): the templates'
+    # language, hyphenated in every product's first job otherwise; from a cache of the
+    # parsed patterns when there is one (render/weasy/hyphenation.py)
+    from printshop.render.weasy import hyphenation
+
+    hyphenation.load("en")
+
+
+def warm_up() -> None:
+    """In a new worker: import WeasyPrint and load the fonts before the first job comes
+    (about half a second), while the parent loads and checks the project. A few words are
+    laid out and written too: what a first layout makes once (Pango's font map and
+    shaping caches, cffi's C types, the hyphenation dictionary) made here cost the first
+    job of each worker 0.25 s more than the next one. Nothing of it is kept but caches."""
+    from weasyprint import HTML
+
+    fonts = _font_config(None)
+    HTML(string=_WARM_UP_HTML).render(font_config=fonts).write_pdf()
+
+
+_WARM_UP_HTML = ('<html lang="en"><p style="hyphens: auto; width: 4em; text-align: justify">'
+                 'Adventurers <b>hyphenate</b> <i>everything</i> 123</p></html>')
+
+
+def _fonts():
+    """The bundled fonts' configuration (what every product but a manuscript's book uses)."""
+    return _font_config(None)
+
+
+def _font_config(job: RenderJob | None):
+    """One FontConfiguration per font policy and process: fontconfig reads its file when
+    the configuration is made, so each policy gets its own file and its own object."""
+    from printshop.render.weasy.speedups import import_weasyprint
+
+    import_weasyprint()
+    from weasyprint.text.fonts import FontConfiguration
+
+    from printshop.render.weasy import column_balance, speedups
+    from printshop.render.fonts import (BUNDLED_ONLY, isolate_fontconfig,
+                                        remove_font_folder_at_exit)
+    from printshop.render.weasy.subsetting import keep_font_dates
+
+    policy = (job.fonts if job is not None else None) or BUNDLED_ONLY
+    configs = _process_state.setdefault("fonts", {})
+    if policy not in configs:
+        if not configs:
+            speedups.apply()
+            column_balance.apply()
+        isolate_fontconfig(policy)
+        keep_font_dates()
+        configs[policy] = FontConfiguration()
+        remove_font_folder_at_exit(configs[policy])
+    return configs[policy]
+
+
+def render_job(job: RenderJob) -> RenderResult:
+    """Runs in a worker process; what it read comes back in `RenderResult.read`."""
+    if isinstance(job, Cached):
+        return job.result
+    reads = deps.Recorder()
+    with deps.recording(reads):
+        result = _render_job(job)
+    result.read = reads.files
+    return result
+
+
+def _render_job(job: RenderJob) -> RenderResult:
+    _font_config(job)    # the first: it imports WeasyPrint (render/weasy/speedups.py)
+    from weasyprint import HTML
+
+    from printshop.render.fetcher import ProjectFetcher
+    from printshop.render.weasy.subsetting import is_fallback_warning
+
+    css, css_warnings, css_refused = _stylesheets(job)
+    fetcher = ProjectFetcher([Path(r) for r in job.roots], cmyk_icc=job.cmyk_icc)
+    handler, logger = capture()
+
+    # WeasyPrint keys its image cache by URL alone: one cache per colour mode, so a job for
+    # a CMYK press never draws an image another job of the build loaded unconverted
+    images = _process_state.setdefault("images", {}).setdefault(job.cmyk_icc, _ImageCache())
+
+    def layout(html: str, extra=()):
+        with layout_only() if job.layout_only else contextlib.nullcontext():
+            return HTML(string=html, base_url=job.base_url, url_fetcher=fetcher).render(
+                stylesheets=list(css) + list(extra), font_config=_font_config(job),
+                cache=images)
+
+    kept = resumed = False
+    faces_refused: list[Problem] = []
+    try:
+        if job.stamps:
+            from printshop.render.pdf.layers import stamp_css, stamps_html
+
+            document = layout(stamps_html(list(job.stamps)),
+                              extra=[stamp_css(_process_state, _font_config(job))])
+        else:
+            carry = contextlib.nullcontext()
+            if job.strings:
+                from printshop.render.weasy import strings
+
+                strings.install()
+                carry = strings.carried(dict(job.strings))
+            with carry:
+                if job.keep or job.resume:
+                    from printshop.render.weasy.resume import lay_out
+
+                    document, kept, resumed = lay_out(job, lambda: layout(job.html))
+                else:
+                    document = layout(job.html)
+        overflows, outside = [], []
+        if job.fit_check:
+            from printshop.render.weasy.fit import find_overflows
+
+            overflows = find_overflows(document)
+        anchors, named = {}, {}
+        if job.anchors:
+            from printshop.render.weasy.strings import assignments
+
+            for number, page in enumerate(document.pages, start=1):
+                for name in page.anchors:
+                    anchors.setdefault(name, number)
+            named = assignments(document)
+        if job.page_check:
+            from printshop.render.weasy.fit import find_outside
+
+            outside = find_outside(document)
+        geometry = []
+        if job.slots or job.overlay is not None:
+            from printshop.render.pdf.layers import slot_geometry
+
+            geometry = slot_geometry(document)
+        pdf = b"" if job.layout_only else document.write_pdf(uncompressed_pdf=job.uncompressed)
+        fonts = sorted({font.family for font in document.fonts.values()})
+        pages = len(document.pages)
+        if job.faces:
+            from printshop.render.pdf.impose import place_faces
+
+            pages = len(job.faces)
+            if pdf:
+                try:
+                    pdf = place_faces(pdf, job.faces, job.uncompressed)
+                except ValueError as exc:    # a stylesheet made a face two pages
+                    faces_refused = [Problem(job.source, f"{exc}: each card face must "
+                                             "fit on one page of its own size")]
+        # the laid-out pages go before the layers are drawn over them: a big pack's peak
+        # memory is a worker holding both
+        del document
+        if job.overlay is not None:
+            from printshop.render.pdf.layers import draw_layers
+
+            pdf = draw_layers(job, geometry, pdf, _process_state)
+    finally:
+        logger.removeHandler(handler)
+    refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
+               fetcher.refused] + faces_refused
+    messages, notdef = summarise_notdef(job.source, handler.messages)
+    warnings = [Problem(job.source, m) for m in messages
+                if not (m.startswith("Failed to load") and fetcher.refused)
+                and not is_fallback_warning(m)] + notdef  # the CLI says it once per run
+    return RenderResult(pdf=pdf, pages=pages,
+                        warnings=css_warnings + warnings, refused=css_refused + refused,
+                        overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
+                        slots=geometry if job.slots else [], strings=named,
+                        kept_by=os.getpid() if kept else 0, resumed=resumed)
+
+
+@dataclass
+class Cached:
+    """A job's result from the chunk cache, passed through a worker as it is."""
+
+    result: RenderResult

@@ -1,0 +1,276 @@
+"""The renderer: render jobs handed to worker processes (render/pool/pool.py), each run by
+`pdf.render_job`; results taken from the build's chunk cache where it has them, a small job
+carried along with the next batch (`also`), every failure turned into a PrintshopError."""
+
+from __future__ import annotations
+
+import threading
+
+from printshop import deps
+from printshop.errors import PrintshopError, Problem
+from printshop.render.job_warnings import unique as _unique
+from printshop.render.job import (Cached, RenderJob, RenderResult, preload,
+                                  render_job, warm_up)
+from printshop.render.pool.pool import DEFAULT_TIMEOUT, TaskFailed, WorkerPool
+
+
+class Renderer:
+    """Renders jobs on worker processes; turns every failure into a PrintshopError."""
+
+    def __init__(self, processes: int | None = None, timeout: float = DEFAULT_TIMEOUT):
+        self.pool = WorkerPool(render_job, processes=processes, timeout=timeout,
+                               warm_up=warm_up, preload=preload)
+        self.epoch = 1
+        self.cache = None   # a printshop.render.chunks.ChunkCache, set per build
+        # Several threads render at once (a build's products, `serve`'s preview and HTML
+        # editions): the pool shares its workers between them; this guards the riders
+        self._lock = threading.RLock()
+        self._riders: list[RenderJob] = []        # to render with the next batch (`also`)
+        self._rode: dict[str, RenderResult] = {}  # their results, by job key
+
+    def also(self, job: RenderJob) -> None:
+        """Render `job` at the end of the next batch of jobs (when a worker is free) and keep
+        its result for the `render` that asks for it: a small job a product needs after a
+        long batch (the blank sheet after the book's parts) then costs no time of its own."""
+        with self._lock:
+            self._riders.append(job)
+
+    def in_background(self, jobs: list[RenderJob]) -> "Background":
+        """Render `jobs` on a thread while the caller goes on (preparing the next jobs): its
+        `result()` waits for them. A render the caller starts meanwhile shares the workers
+        with it (the background's jobs first)."""
+        return Background(self.render, list(jobs))
+
+    def new_build(self) -> None:
+        """A renderer kept warm across builds (`serve`): workers keep their fonts but drop
+        the stylesheets and images they parsed, which may have been edited since."""
+        self.epoch += 1
+        self._riders, self._rode = [], {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.pool.close()
+
+    def start(self) -> None:
+        """Start the workers now rather than at the first render: before loading big inputs,
+        so the workers do not inherit a copy of them, and so their start-up overlaps it.
+        Workers already running are kept (`serve` calls this to keep its pool warm)."""
+        self.pool.start()
+
+    def release(self) -> None:
+        """Stop the workers now, giving their memory back (before a big merge, say); the
+        next render starts fresh ones. Not while another caller renders (a build's other
+        product): its workers are left alone."""
+        self.pool.close_if_idle()
+
+    def render(self, jobs: list[RenderJob], on_done=None) -> list[RenderResult]:
+        if not isinstance(jobs, (list, tuple)):
+            return self._lazy_render(jobs, on_done)
+        return self._list_render(list(jobs), on_done)
+
+    def _list_render(self, jobs, on_done) -> list[RenderResult]:
+        """A list of jobs: identical jobs rendered once (a deck's backs are the same page on
+        every full sheet); a job that rode along an earlier batch, or rendered before (the
+        chunk cache), taken as it is; the rest rendered with the riders waiting (`also`)."""
+        from printshop.render.chunks import job_key
+
+        keys = [job_key(job) for job in jobs]
+        indices: dict[str, list[int]] = {}
+        for index, key in enumerate(keys):
+            indices.setdefault(key, []).append(index)
+        found: dict[str, RenderResult] = {}
+        for key in indices:
+            with self._lock:
+                rode = self._rode.pop(key, None)
+            if rode is not None:
+                found[key] = rode
+                deps.merge(rode.read)
+            elif self.cache is not None and (cached := self.cache.get(key)) is not None:
+                found[key] = cached
+                deps.merge(cached.read)   # what the cached render read, for the build cache
+        todo = [key for key in indices if key not in found]
+        if todo:
+            with self._lock:
+                riders, self._riders = self._riders, []
+            riders = [(job_key(job), job) for job in riders]
+            riders = [(key, job) for key, job in riders if key not in indices]
+            batch = todo + [key for key, _ in riders]
+
+            def finished(n: int, result: RenderResult) -> None:
+                if on_done is not None and n < len(todo):
+                    for index in indices[batch[n]]:
+                        on_done(index, result)
+
+            rendered = self._render([jobs[indices[key][0]] for key in todo] +
+                                    [job for _, job in riders], finished)
+            for key, result in zip(batch, rendered):
+                if self.cache is not None:
+                    self.cache.put(key, result)
+                if key in indices:
+                    found[key] = result
+                else:
+                    with self._lock:
+                        self._rode[key] = result
+            if self.cache is not None:
+                with self._lock:
+                    self.cache.rendered += len(batch)
+        if self.cache is not None:
+            with self._lock:
+                self.cache.reused += len(jobs) - len(todo)
+        if on_done is not None:
+            for key in indices:
+                if key not in todo:
+                    for index in indices[key]:
+                        on_done(index, found[key])
+        return [found[key] for key in keys]
+
+    def _lazy_render(self, jobs, on_done=None) -> list[RenderResult]:
+        """Jobs made lazily (a pack's chunks): each is looked up in the chunk cache when a
+        worker takes it, and a cached one goes through the worker as its stored result."""
+        cache = self.cache
+        stamped = _Stamped(jobs, self.epoch, cache)
+        results = self._render(jobs, on_done, stamped=stamped)
+        if cache is not None:
+            for index, result in enumerate(results):
+                if index in stamped.keys:
+                    cache.put(stamped.keys[index], result)
+            with self._lock:
+                cache.reused += len(results) - len(stamped.keys)
+                cache.rendered += len(stamped.keys)
+        return results
+
+    def run(self, queue, on_done) -> None:
+        """Render a RenderQueue's jobs, and those `on_done(tag, result)` adds to it as
+        results come in (render/pool/queue.py); results come in the order they finish."""
+        from printshop.render.pool.queue import _PoolFeed
+
+        refused: list[Problem] = []
+
+        def finished(index: int, result: RenderResult) -> None:
+            deps.merge(result.read)
+            if result.refused:
+                refused.extend(result.refused)
+                feed.queue = _EMPTY   # nothing more: the build fails with what was refused
+            if not refused:
+                feed.finished(index, result)
+
+        feed = _PoolFeed(queue, self.epoch, self.cache, on_done)
+        try:
+            self.pool.run(feed, finished)
+        except TaskFailed as failed:
+            raise _failure(feed.jobs[failed.index], failed) from None
+        finally:
+            if self.cache is not None:
+                with self._lock:
+                    self.cache.rendered += feed.rendered
+                    self.cache.reused += feed.reused
+        if refused:
+            raise PrintshopError(_unique(refused))
+
+    def _render(self, jobs, on_done=None, stamped=None) -> list[RenderResult]:
+        try:
+            results = self.pool.map(stamped or _Stamped(jobs, self.epoch), on_done=on_done)
+        except TaskFailed as failed:
+            raise _failure(jobs[failed.index], failed) from None
+        for result in results:
+            deps.merge(result.read)
+        refused = [p for r in results for p in r.refused]
+        if refused:
+            raise PrintshopError(_unique(refused))
+        return results
+
+
+def _failure(job: RenderJob, failed: TaskFailed) -> Exception:
+    """The error to raise for a job that could not be rendered."""
+    if failed.reason == "timeout":
+        message = f"render timed out after {failed.detail} s in {job.source}"
+    elif failed.reason == "died":
+        message = (f"the render process died ({failed.detail or 'killed'}) while "
+                   f"rendering {job.source}")
+    elif failed.detail.startswith("nesting too deep"):
+        message = f"nesting too deep in {job.source} (simplify the HTML structure)"
+    elif failed.detail.startswith("ran out of memory"):
+        message = f"ran out of memory rendering {job.source}"
+    else:
+        return RuntimeError(f"rendering {job.source} failed: {failed.detail}")
+    return PrintshopError(Problem(job.source, message))
+
+
+class _Empty:
+    """A queue with nothing (more) to render."""
+
+    def _pop(self):
+        return None
+
+    def _peek(self):
+        return None
+
+
+_EMPTY = _Empty()
+
+
+class _Stamped:
+    """The jobs (maybe made lazily, when taken) with the renderer's build epoch set; with a
+    chunk cache, a job rendered before is handed out as its stored result (`Cached`), and
+    the keys of the others are kept (`keys`) to store their results."""
+
+    def __init__(self, jobs, epoch: int, cache=None):
+        self.jobs, self.epoch, self.cache = jobs, epoch, cache
+        self.keys: dict[int, str] = {}
+
+    def __len__(self):
+        return len(self.jobs)
+
+    def __getitem__(self, index):
+        job = self.jobs[index]
+        job.epoch = self.epoch
+        if self.cache is not None:
+            from printshop.render.chunks import job_key
+
+            key = job_key(job)
+            found = self.cache.get(key)
+            if found is not None:
+                return Cached(found)
+            self.keys[index] = key
+        return job
+
+
+class Background:
+    """A render on a thread of its own, in a copy of the caller's context (what it reads is
+    recorded for the build like any render's); `result()` returns it or raises its error.
+    The caller goes on once its jobs are in the pool's list (or done): the thread, left to
+    get there while the caller works, took 0.4 s (each of its waits for the interpreter
+    lock), and the caller's next jobs went first."""
+
+    def __init__(self, render, jobs):
+        import contextvars
+
+        self._results = self._error = None
+        self._listed = threading.Event()
+        context = contextvars.copy_context()
+        self._thread = threading.Thread(target=context.run, args=(self._run, render, jobs),
+                                        daemon=True)
+        self._thread.start()
+        self._listed.wait()
+
+    def _run(self, render, jobs) -> None:
+        from printshop.render.pool.pool import on_batch_listed
+
+        on_batch_listed.set(self._listed.set)
+        try:
+            self._results = render(jobs)
+        except BaseException as error:   # given to the caller by result()
+            self._error = error
+        finally:
+            self._listed.set()   # nothing to render (all cached), or it failed first
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def result(self) -> list[RenderResult]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._results

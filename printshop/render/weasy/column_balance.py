@@ -1,0 +1,224 @@
+"""Balanced columns found in a few layouts instead of one a pixel.
+
+WeasyPrint 70 balances a run of columns (before a `column-span: all` block, at a chapter's
+end) by laying them out at the average height and, while the content does not fit, adding
+the least height that would pull one more box up (the smallest seen so far), and laying
+out again. When no column has a box waiting that says how much (a paragraph that could
+break anywhere, a table row), it adds 1 px: the guide's contents page took 132 layouts of
+its columns, one a pixel, and chapter 06 took 193 over four runs of columns, three
+quarters of those parts' layout time.
+
+`BalanceSearch` reaches the height WeasyPrint's stepping reaches without walking it. Its
+tries come in runs of one step (1 px while no need is known, then the smallest need);
+a run ends at its first try that fits or reports a smaller need, and that try is found
+by doubling the index, then halving the gap; from there the next run starts as
+WeasyPrint's would. Where fitting grows with height, as it does for ordinary content,
+the columns come out exactly as before (every product of the kit is byte for byte the
+same; the guide's contents page takes 16 layouts instead of 132); where it does not, the
+search may settle on another height at which the content was seen to fit. The layout the
+loop leaves behind is one at the chosen height, as WeasyPrint's is (when a search had to
+try that height again, it is laid out as the final columns will be, so that they can take
+it: render/weasy/column_trial.py, which this module patches in too).
+
+The change is made to WeasyPrint's own function (a few lines of its source replaced), and
+only when the source is exactly the text it was written against; otherwise nothing is
+patched and WeasyPrint balances as it always has.
+"""
+
+from __future__ import annotations
+
+import inspect
+from math import inf
+
+from printshop.render.weasy.column_trial import ColumnTrial
+
+# (WeasyPrint's text, printshop's text): each must be found exactly once
+_START = (
+    """                        balancing = True
+                        height = sum(consumed_heights) / count
+""",
+    """                        balancing = True
+                        height = sum(consumed_heights) / count
+                        search = BalanceSearch(height, max_height, lost_space)
+                        lost_space = inf
+""")
+_STEP = (
+    """            if balancing:
+                if column_skip_stack is None:
+                    # We rendered the whole content, stop
+                    break
+
+                # Increase the column heights and render them again
+                add_height = 1 if lost_space == inf else lost_space
+                height += add_height
+
+                if height > max_height:
+                    # We reached max height, stop rendering
+                    height = max_height
+                    stop_rendering = True
+                    break
+""",
+    """            if balancing:
+                # printshop: the next height to try (printshop/render/weasy/column_balance.py)
+                height = search.next(height, column_skip_stack is None, lost_space)
+                lost_space = inf
+                if search.done:
+                    stop_rendering = search.overflows
+                    break
+""")
+
+
+class BalanceSearch:
+    """The heights to lay a run of columns out at, given how each try went.
+
+    WeasyPrint's rule: after a try at height h that does not fit, try h + step, where step
+    is the smallest need (`lost`) any try has reported, or 1 px while none has; stop at the
+    first try that fits, or give up (`overflows`) past the page's height. A run of tries
+    with one step ends at the first that fits or reports a smaller need: that try is found
+    by doubling the index, then halving the gap."""
+
+    def __init__(self, start: float, max_height: float, lost: float):
+        self.max_height = max_height
+        self.need = lost            # WeasyPrint's remembered smallest need (inf: none yet)
+        self.done = self.overflows = False
+        self.last: float | None = None     # the height of the last try
+        self.final: float | None = None    # the chosen height, tried once more
+        self._run(start)
+
+    def _run(self, base: float) -> None:
+        """Tries base, base + step, … as WeasyPrint would (its additions, its rounding)."""
+        self.step = 1 if self.need == inf else self.need
+        self.heights = [base]
+        while self.heights[-1] + self.step <= self.max_height:
+            self.heights.append(self.heights[-1] + self.step)
+        self.tried: dict[int, tuple[bool, float]] = {}
+        self.below, self.above = -1, None   # last index known to go on, first to end
+        self.asked = 0
+
+    def next(self, height: float, fits: bool, lost: float) -> float:
+        """The height of the next try after one at `height`; sets `done` when the search
+        ends (the returned height is then the columns' height)."""
+        self.last = height
+        if self.final is not None:      # the re-try at the chosen height, so the layout
+            self.done = True            # left behind is one at that height
+            return self.final
+        index = self.asked
+        self.tried[index] = (fits, lost)
+        if fits or lost < self.need:
+            self.above = index if self.above is None else min(self.above, index)
+        else:
+            self.below = max(self.below, index)
+        last = len(self.heights) - 1
+        if self.above is None:
+            if self.below >= last:      # the next step would pass the page's height
+                return self._give_up()
+            return self._ask(min(2 * self.below + 1, last))
+        if self.above > self.below + 1:
+            return self._ask((self.below + self.above) // 2)
+        height = self.heights[self.above]
+        fits, lost = self.tried[self.above]
+        if fits:
+            return self._finish(height)
+        self.need = lost
+        if height + lost > self.max_height:
+            return self._give_up()
+        self._run(height + lost)
+        return self.heights[0]
+
+    def _ask(self, index: int) -> float:
+        self.asked = index
+        return self.heights[index]
+
+    def _give_up(self) -> float:
+        self.done = self.overflows = True
+        return self.max_height
+
+    def _finish(self, height: float) -> float:
+        if self.last == height:
+            self.done = True
+        else:
+            self.final = height
+        return height
+
+
+# printshop: the last try's columns stand in for the final layout (render/weasy/column_trial.py)
+_TRIAL = (
+    """            column_skip_stack = skip_stack
+            consumed_heights = []
+            new_boxes = []
+            for i in range(count):
+                # Render one column
+                new_box, resume_at, next_page, _, _, _ = block_box_layout(
+                    context, column_box,
+                    context.page_bottom - current_position_y - height,
+                    column_skip_stack, containing_block,
+                    page_is_empty or not balancing, [], [], [], first_letter_style,
+                    first_line_style, discard=False, max_lines=None)
+                if new_box is None:
+""",
+    """            column_skip_stack = skip_stack
+            consumed_heights = []
+            new_boxes = []
+            # printshop: a try at the chosen height after a search, laid out as the final
+            # columns will be (render/weasy/column_balance.py)
+            trial = ColumnTrial(
+                context, context.page_bottom - current_position_y - height,
+                (page_is_empty or not balancing or
+                 (original_page_is_empty and search.final is not None)),
+                column_children, style['direction'])
+            for i in range(count):
+                # Render one column
+                trial_box = trial.column_box(
+                    i, column_box, lambda: _create_column_box(
+                        box, containing_block, column_children, width,
+                        current_position_y), width, gap)
+                new_box, resume_at, next_page, _, _, _ = block_box_layout(
+                    context, trial_box, trial.bottom_space,
+                    column_skip_stack, containing_block,
+                    trial.page_is_empty, *trial.lists(i), [],
+                    first_letter_style, first_line_style, discard=False, max_lines=None)
+                trial.keep(i, column_skip_stack, new_box, resume_at, next_page)
+                if new_box is None:
+""")
+_FINAL = (
+    """            new_child, column_skip_stack, column_next_page, _, _, _ = (
+                block_box_layout(
+                    context, column_box, bottom_space, skip_stack, containing_block,
+                    original_page_is_empty, absolute_boxes, fixed_boxes, None,
+                    first_letter_style, first_line_style, discard=False,
+                    max_lines=None))
+""",
+    """            # printshop: the last try's column, where it was laid out just so
+            new_child, column_skip_stack, column_next_page = trial.take(
+                i, column_box, bottom_space, skip_stack, original_page_is_empty,
+                absolute_boxes, fixed_boxes)
+            if new_child is trial.MISSING:
+                new_child, column_skip_stack, column_next_page, _, _, _ = (
+                    block_box_layout(
+                        context, column_box, bottom_space, skip_stack, containing_block,
+                        original_page_is_empty, absolute_boxes, fixed_boxes, None,
+                        first_letter_style, first_line_style, discard=False,
+                        max_lines=None))
+""")
+_original = None   # WeasyPrint's own columns_layout, once patched
+
+
+def apply() -> bool:
+    """Patch WeasyPrint's column layout; False (nothing changed) if its source differs."""
+    global _original
+    if _original is not None:
+        return True
+    try:
+        from weasyprint.layout import block, column
+        source = inspect.getsource(column)
+    except (ImportError, OSError, TypeError):
+        return False
+    for old, new in (_START, _STEP, _TRIAL, _FINAL):
+        if source.count(old) != 1:
+            return False
+        source = source.replace(old, new)
+    namespace = dict(vars(column), BalanceSearch=BalanceSearch, ColumnTrial=ColumnTrial)
+    exec(compile(source, column.__file__, "exec"), namespace)
+    _original = column.columns_layout
+    column.columns_layout = block.columns_layout = namespace["columns_layout"]
+    return True

@@ -1,0 +1,355 @@
+"""A part of the book laid out once, kept by its worker, and finished when its page numbers
+are known, instead of being laid out a second time.
+
+The book's first pass lays each part out with a placeholder for every page reference, only
+to learn its pages (products/book/pages.py). The second pass used to lay each part out again
+from the start with the real numbers, its folios and its running heads. That second layout
+differs from the first only in
+
+* the digits of each page reference (`data-page-ref`, printed by `attr()` in `::after` or
+  `::before`): where the number takes the same room as the placeholder, the line is the
+  same, and only that piece of text is set again (shaped with the same font, the same
+  spacing, and its width compared, exactly); where it does not, its page is laid out
+  again by WeasyPrint's own page re-making, which re-makes the following pages too if the
+  page then ends elsewhere (the rest of the part is kept);
+* the folios: the page counter, read only by the margin boxes (a stylesheet reading page
+  counters anywhere else is never split into parts), is shifted when they are made;
+* the running heads: the named strings carried from the parts before (render/weasy/strings.py),
+  also read only by the margin boxes.
+
+So a worker keeps what the first pass laid out (`RenderJob.keep`), and a job that resumes it
+(`RenderJob.resume`) restores the pages as they were before their margin boxes were made,
+sets the numbers, re-makes what must be, and then makes the margin boxes and draws, as
+WeasyPrint would have. A job that cannot resume (its worker is another, the text differs in
+more than the numbers, the part starts on a left page where the first pass had a right
+one, page counters are read elsewhere) is laid out whole as before: `finish` returns None.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import dataclasses
+import re
+from collections import defaultdict
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+MAX_KEPT = 64          # layouts a worker keeps (a build's parts), oldest dropped first
+_NUMBER = re.compile(r'data-page-ref="([^"]*)"')
+_REF_LINK = re.compile(r'<a\b[^>]*?\bdata-page-ref="([^"]*)"\s+href="#([^"]+)"')
+
+_kept: dict[str, _Kept] = {}
+_state: contextvars.ContextVar[_Layout | None] = contextvars.ContextVar(
+    "printshop_resume", default=None)
+
+
+@dataclass
+class _Kept:
+    html: str             # the text laid out, numbers left out
+    job: tuple            # the rest of what the job was (`_what`)
+    first: int            # the page in the book its first page was numbered as (1: any)
+    epoch: int
+    document: object      # the first pass's Document: metadata, fetcher, fonts, profiles
+    layout: _Layout
+
+
+def _what(job, stylesheets) -> tuple:
+    """What a job asks for besides its text, its numbers and where its pages start: the
+    stylesheets (a finishing job's last one places it in the book, `finish`'s `first`) and
+    every other field that changes a layout."""
+    skip = {"html", "stylesheets", "strings", "keep", "resume", "worker", "epoch",
+            "layout_only", "page_check", "anchors", "first"}
+    return (tuple(stylesheets),) + tuple(
+        (f.name, getattr(job, f.name)) for f in dataclasses.fields(job) if f.name not in skip)
+
+
+class _Layout:
+    """What one `layout_document` worked with, and its pages as `make_all_pages` left them
+    (each page's children and its root box's children, before the margin boxes)."""
+
+    def __init__(self, resume_pages=None, page_offset: int = 0):
+        self.resume_pages = resume_pages
+        self.page_offset = page_offset
+        self.html = self.root_box = self.context = None
+        self.pages: list[tuple] = []
+
+
+# sha256 (first 32 digits) of the WeasyPrint 70.0 functions whose workings finishing a kept
+# layout relies on (its page maker's entries, its page re-making, the margin boxes, how a
+# Document is made): with any other source, layouts are never kept, and every part is
+# laid out again to be numbered, as before
+_WRITTEN_AGAINST = {
+    "page.make_all_pages": "b5e4034894841caa9581fa5d33338c71",
+    "page.remake_page": "1ff09b2dffa17839c03aec1150866068",
+    "layout.layout_document": "a5cbf437e99caf7293e7ed2289278048",
+    "page.make_margin_boxes": "4a2d2e301eb3bc47c2812d1502d4d6ce",
+    "layout.initialize_page_maker": "5bb3c878d722af539b86e32f76d5471d",
+    "document.Document.__init__": "3e9c12ed2ef35b9b5da3ddced038f6f2",
+}
+_supported: bool | None = None
+
+
+def supported() -> bool:
+    """Whether WeasyPrint is the one this was written against (checked once a process,
+    before `install` replaces any of it)."""
+    global _supported
+    if _supported is None:
+        import hashlib
+        import inspect
+
+        try:
+            from weasyprint import document, layout
+            from weasyprint.layout import page
+
+            modules = {"page": page, "layout": layout, "document": document}
+            found = {}
+            for name in _WRITTEN_AGAINST:
+                module, _, attribute = name.partition(".")
+                target = modules[module]
+                for part in attribute.split("."):
+                    target = getattr(target, part)
+                target = getattr(target, "printshop_original", target)
+                found[name] = hashlib.sha256(
+                    inspect.getsource(target).encode()).hexdigest()[:32]
+            _supported = found == _WRITTEN_AGAINST
+        except (ImportError, AttributeError, OSError, TypeError):
+            _supported = False
+    return _supported
+
+
+def install() -> None:
+    """Once per process: WeasyPrint's page making records (and, resuming, starts from) the
+    pages of the layout in `_state`."""
+    from weasyprint import layout
+
+    if getattr(layout.make_all_pages, "printshop_resume", False):
+        return
+    make_all_pages = layout.make_all_pages
+    initialize_page_maker = layout.initialize_page_maker
+    make_margin_boxes = layout.make_margin_boxes
+
+    def recorded_make_all_pages(context, root_box, html, pages):
+        state = _state.get()
+        if state is None:
+            yield from make_all_pages(context, root_box, html, pages)
+            return
+        if state.resume_pages is not None and not pages:
+            pages, state.resume_pages = state.resume_pages, None
+        made = []
+        for page in make_all_pages(context, root_box, html, pages):
+            made.append(page)
+            yield page
+        state.html, state.root_box, state.context = html, root_box, context
+        state.pages = [(page, list(page.children), page.children[0].children)
+                       for page in made]
+
+    def kept_page_maker(context, root_box):
+        state = _state.get()
+        if state is None or state.resume_pages is None:
+            initialize_page_maker(context, root_box)
+
+    def shifted_margin_boxes(context, page, page_state):
+        state = _state.get()
+        if state is not None and state.page_offset:
+            quote_depth, counters, scopes, groups = page_state
+            counters = dict(counters)
+            if "page" in counters:
+                counters["page"] = [value + state.page_offset for value in counters["page"]]
+            page_state = (quote_depth, counters, scopes, groups)
+        return make_margin_boxes(context, page, page_state)
+
+    recorded_make_all_pages.printshop_resume = True
+    recorded_make_all_pages.printshop_original = make_all_pages
+    kept_page_maker.printshop_original = initialize_page_maker
+    layout.make_all_pages = recorded_make_all_pages
+    layout.initialize_page_maker = kept_page_maker
+    layout.make_margin_boxes = shifted_margin_boxes
+
+
+@contextmanager
+def keeping(job):
+    """Around the layout of a job with `keep` (`install` done): what it lays out is
+    recorded, for `keep`."""
+    state = _Layout()
+    token = _state.set(state)
+    try:
+        yield state
+    finally:
+        _state.reset(token)
+
+
+def keep(job, document, state: _Layout) -> bool:
+    """Keep `document`'s layout (recorded by `keeping`) for a job resuming `job.keep`."""
+    if state.context is None or _page_counters_read_in_content(state.context):
+        return False
+    while len(_kept) >= MAX_KEPT:
+        del _kept[next(iter(_kept))]
+        _after_job("thaw")
+    placed = job.stylesheets[:-1] if job.first else job.stylesheets
+    _kept[job.keep] = _Kept(_NUMBER.sub("", job.html), _what(job, placed),
+                            job.first or 1, job.epoch, document, state)
+    _after_job("freeze")     # not walked by the collection after every later job
+    return True
+
+
+def forget() -> None:
+    """Drop every kept layout: a new build started (render/job.py `_stylesheets`)."""
+    if _kept:
+        _kept.clear()
+        _after_job("thaw")
+
+
+def _after_job(what: str) -> None:
+    """Ask the worker's collection after this job to freeze or thaw (render/pool/workers.py):
+    a kept layout is frozen, and once none is kept, what they left in cycles is freed."""
+    from printshop.render.pool import workers
+
+    workers.after_job(what)
+
+
+def _page_counters_read_in_content(context) -> bool:
+    """Content that WeasyPrint fills in from page counters (a target-counter() left in,
+    counter(page) in the text): its numbers would change with the folios."""
+    return bool(context.target_collector.counter_lookup_items)
+
+
+def lay_out(job, fresh):
+    """`job`'s Document: finished (`job.resume`) from a layout kept here, else laid out by
+    `fresh()` and kept if `job.keep` asks; with whether it was kept and whether it was
+    finished from a kept one."""
+    if not supported():
+        return fresh(), False, False
+    install()
+    if job.resume:
+        document = finish(job)
+        if document is not None:
+            return document, False, True
+    if not job.keep:
+        return fresh(), False, False
+    with keeping(job) as state:
+        document = fresh()
+    return document, keep(job, document, state), False
+
+
+def finish(job):
+    """The Document of `job`, resumed from the layout kept under `job.resume`'s token with
+    the numbers of `job.html` and its first page `job.resume[1]`; None when it cannot be."""
+    token, first = job.resume
+    kept = _kept.pop(token, None)
+    if kept is not None and not _kept:
+        _after_job("thaw")   # the last kept layout: the collection after this job frees them
+    if kept is None or kept.epoch != job.epoch or _NUMBER.sub("", job.html) != kept.html \
+            or _what(job, job.stylesheets[:-1]) != kept.job:
+        return None
+    state = kept.layout
+    context, root_box = state.context, state.root_box
+    right_first = context.page_maker[0][2]
+    if right_first != bool(first % 2):
+        return None     # laid out as a right-hand page, wanted on a left one (or back)
+    numbers = {f"#{target}": number for number, target in _REF_LINK.findall(job.html)}
+    for page, children, root_children in state.pages:   # as before the margin boxes
+        page.children = children
+        children[0].children = root_children
+    changed = _set_numbers(root_box, numbers)
+    if changed is None:
+        return None
+    remake = False
+    for index, (page, _, _) in enumerate(state.pages):
+        if not _swap_numbers(page, changed, context):
+            context.page_maker[index][-1]["content_changed"] = True
+            remake = True
+    if remake:
+        context.tables = {}     # a table holding a reference is measured again
+    context.string_set = defaultdict(lambda: defaultdict(list))   # gathered again
+    return _layout_again(kept, state, first - kept.first)
+
+
+def _set_numbers(root_box, numbers: dict[str, str]):
+    """The box tree's generated texts with the new numbers (what a re-made page lays out):
+    {element: (old, new)} of the references that change; None if one cannot be set."""
+    changed = {}
+    for element in {box.element for box in _number_boxes(root_box)}:
+        old, new = element.get("data-page-ref"), numbers.get(element.get("href"))
+        if new is None:
+            return None
+        if new != old:
+            changed[element] = (old, new)
+    for box in _number_boxes(root_box):
+        if box.element in changed:
+            old, new = changed[box.element]
+            count = box.text.count(old)
+            if count > 1:
+                return None
+            if count:   # (not a piece of generated text without the number: a leader)
+                box.text = box.text.replace(old, new)
+    for element, (_, new) in changed.items():
+        element.set("data-page-ref", new)
+    return changed
+
+
+def _number_boxes(box):
+    from weasyprint.formatting_structure.boxes import TextBox
+
+    for child in box.descendants():
+        if isinstance(child, TextBox) and child.element is not None and \
+                child.element_tag.endswith(("::after", "::before")) and \
+                child.element.get("data-page-ref") is not None:
+            yield child
+
+
+def _swap_numbers(page, changed, context) -> bool:
+    """The laid-out page's pieces of reference text set with their new numbers where each
+    takes exactly the room of the old one; False if one does not (the page is re-made)."""
+    for box in _number_boxes(page):
+        if box.element not in changed:
+            continue
+        old, new = changed[box.element]
+        if old not in box.text:
+            continue    # the piece of a broken reference without the number
+        if box.text.count(old) != 1:
+            return False
+        layout = _same_room(box, box.text.replace(old, new), context)
+        if layout is None:
+            return False
+        box.text, box.pango_layout = layout.text, layout
+    return True
+
+
+def _same_room(box, text: str, context):
+    """A layout of `text` made as `box`'s was, if it is exactly as wide and high."""
+    from weasyprint.text.line_break import create_layout, line_size
+
+    made = box.pango_layout
+    sizes = []
+    for candidate in (box.text, text):
+        layout = create_layout(candidate, box.style, context, made.max_width,
+                               box.justification_spacing)
+        line, following = layout.get_first_line()
+        if following is not None:
+            return None
+        sizes.append(line_size(line, box.style))
+    if sizes[0] != sizes[1]:
+        return None
+    if not hasattr(made, "layout"):   # set aside for drawing, as the old one was
+        layout.deactivate()
+    return layout
+
+
+def _layout_again(kept: _Kept, state: _Layout, page_offset: int):
+    """WeasyPrint's `layout_document` from the kept pages (only those marked re-made), then
+    its margin boxes and backgrounds; the Document as `HTML.render` would make it."""
+    from weasyprint.document import Document, Page
+    from weasyprint.layout import layout_document
+
+    resuming = _Layout([page for page, _, _ in state.pages], page_offset)
+    token = _state.set(resuming)
+    try:
+        pages = [Page(box) for box in layout_document(state.html, state.root_box,
+                                                      state.context)]
+    finally:
+        _state.reset(token)
+    first = kept.document
+    document = Document(pages, first.metadata, first.url_fetcher, first.font_config,
+                        first.color_profiles, first.output_intent)
+    document._html = getattr(first, "_html", None)
+    return document
