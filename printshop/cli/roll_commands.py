@@ -115,9 +115,9 @@ Examples:
 @click.option("--seed", default=None,
               help="Pack seed; the same seed rolls the same characters (default: a new one, "
                    "printed). Character n of a seed is the same in a pack of any size.")
-@click.option("--recipe", default="characters", show_default=True, metavar="NAME",
+@click.option("--recipe", default=None, metavar="NAME",
               help="How the characters are made: the project's recipes/NAME.yaml "
-                   "(docs/recipes.md).")
+                   "(docs/recipes.md). Default: characters, or the project's only recipe.")
 @click.option("--class", "classes", default=None, metavar="LIST",
               help="Only these classes, comma-separated: ids or words of them (fighter, "
                    "thief, dwarf, human, magic-user, …).")

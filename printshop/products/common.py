@@ -56,7 +56,10 @@ def jinja_environment(project: Project, extra_filters: dict | None = None, colou
     sRGB unless a print profile asks for CMYK."""
     from printshop.palette import Colours
 
-    filters = {"signed": signed, "md": inline_markdown, "md_block": block_markdown}
+    from printshop.roll.recipe.values import display
+
+    filters = {"signed": signed, "md": inline_markdown, "md_block": block_markdown,
+               "shown": display}
     filters.update(extra_filters or {})
     if colours is None:
         colours = Colours.for_project(project.root)

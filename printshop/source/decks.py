@@ -68,6 +68,8 @@ def load_deck(project, deck_id: str, where: tuple[Path | str, int | None] | None
     problems.raise_if_any()
     if spec.deal == "hirelings":
         _check_hireling_settings(project, deck, problems)
+    elif spec.deal == "characters":
+        _check_character_deal(project, deck, problems)
     else:
         deck.tables = _source_tables(project, deck, problems)
         if spec.results_from is not None:
@@ -94,7 +96,7 @@ def card_id(code: str, number: int, total: int) -> str:
 def add_rules_cards(deck: Deck, project, problems: Problems) -> None:
     """The deck's rules cards, after its other cards. Rolled decks number them R1, R2 …
     (their other cards are numbered by the roll)."""
-    rolled = deck.spec.deal == "hirelings"
+    rolled = deck.spec.deal in ROLLED
     start = 0 if rolled else len(deck.cards)
     total = start + len(deck.spec.rules_cards)
     for i, rules in enumerate(deck.spec.rules_cards):
@@ -166,16 +168,24 @@ def _check_templates(project, deck: Deck, problems: Problems) -> None:
             problems.add(deck.path, f"{'.'.join(loc)}: {why}", pos.line, pos.column)
 
 
+ROLLED = ("hirelings", "characters")   # decks whose cards are rolled, not dealt
+
+
 def _check_sources(deck: Deck, problems: Problems) -> None:
     spec = deck.spec
     given = [name for name, value in (("rows", spec.rows), ("table", spec.table),
                                       ("tables", spec.tables)) if value is not None]
-    if spec.deal == "hirelings":
+    if spec.characters is not None and spec.deal != "characters":
+        problems.add(deck.path, "'characters:' is only for deal: characters",
+                     deck.line_of("characters"))
+    if spec.deal in ROLLED:
         if given or spec.columns is not None:
-            problems.add(deck.path, "deal: hirelings rolls its cards; remove "
+            problems.add(deck.path, f"deal: {spec.deal} rolls its cards; remove "
                          f"{', '.join(given or ['columns'])}", deck.line_of(given[0]
                                                                              if given else
                                                                              "columns"))
+        if spec.deal == "characters":
+            return
         if spec.hirelings is None:
             problems.add(deck.path, "deal: hirelings needs a 'hirelings:' section (tables, "
                          "hit_die, zero_hd_hit_points, morale)", 1)
@@ -277,6 +287,19 @@ def _check_face(deck: Deck, problems: Problems) -> None:
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             problems.add(deck.path, f"face: no column '{key}' in the deck's table{hint}; "
                          f"columns: {', '.join(sorted(keys))}", pos.line, pos.column)
+
+
+def _check_character_deal(project, deck: Deck, problems: Problems) -> None:
+    """The recipe a deck of rolled characters names exists and loads."""
+    from printshop.roll.recipe import load_recipe
+
+    deal = deck.spec.characters
+    recipe_id = deal.recipe if deal is not None else "characters"
+    where = (deck.path, deck.line_of("characters", "recipe") if deal is not None else 1)
+    try:
+        load_recipe(project, recipe_id, where=where)
+    except PrintshopError as exc:
+        problems.extend(exc)
 
 
 def _check_hireling_settings(project, deck: Deck, problems: Problems) -> None:

@@ -45,7 +45,8 @@ class ConventionOptions(Strict):
     tables: int = Field(ge=1, le=MAX_TABLES)
     seats: int = Field(default=6, ge=1, le=MAX_SEATS)
     characters_per_seat: int = Field(default=3, ge=1, le=MAX_PER_SEAT)
-    recipe: str = "characters"         # recipes/RECIPE.yaml: how the characters are made
+    recipe: str | None = None          # recipes/RECIPE.yaml (default: characters, or the
+                                       # project's only recipe)
     classes: list[str] = []
     class_table: str | None = None     # a name of the recipe's class tables
     reroll_while: list[str] = []       # roll a character again while any of these holds
@@ -147,6 +148,10 @@ class Convention(Product):
     def _problem_at(self, option: str, message: str) -> PrintshopError:
         return PrintshopError(self._at(option, message))
 
+    def rebuild_command(self) -> str:
+        source = self.pregens.source_flag()
+        return "printshop build " + (f"--source {source} " if source else "") + self.name
+
     def reprint_command(self) -> str:
         return self.pregens.reprint_command("N", "1", backs=self.options.backs)
 
@@ -165,7 +170,7 @@ class Convention(Product):
 
         kit = {"kit": self.name, "seed": o.seed, "printshop": __version__, "paper": paper,
                "tables": o.tables, "seats": o.seats, "characters_per_seat": o.characters_per_seat,
-               "recipe": o.recipe, "classes": o.classes,
+               "recipe": self.pregens.recipe.id, "classes": o.classes,
                "class_table": self.pregens.class_table_key(), "backs": o.backs,
                "reprint": self.reprint_command(), "envelopes": []}
         files, whole, whole_outline, whole_pages = {}, [], [], 0
@@ -305,7 +310,7 @@ class Convention(Product):
                 tables=o.tables, seats=o.seats, per_seat=o.characters_per_seat,
                 envelope=envelope, contents=contents, seed=o.seed, backs=o.backs,
                 noun=self.pregens.recipe.noun, nouns=self.pregens.recipe.nouns,
-                reprint=self.reprint_command(), rebuild=f"printshop build {self.name}",
+                reprint=self.reprint_command(), rebuild=self.rebuild_command(),
                 first=seats[0][0].index, last=seats[-1][-1].index)
             jobs.append(RenderJob(html=html, stylesheets=css,
                                   roots=tuple(str(r) for r in self.project.read_roots),

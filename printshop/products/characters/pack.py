@@ -78,7 +78,7 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
     from printshop.render.pool.renderer import Renderer
 
     options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
-    name = f"{options.recipe}-{options.seed.replace(':', '-')}"
+    name = f"{options.recipe or 'characters'}-{options.seed.replace(':', '-')}"
     if options.first != 1:
         name += f"-{options.first}" + (f"-{options.first + options.count - 1}"
                                         if options.count > 1 else "")

@@ -44,7 +44,8 @@ class PregensOptions(Strict):
     seed: str = Field(pattern=SEED_PATTERN)
     count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)
     first: int = Field(default=1, ge=1, le=HARD_MAX_COUNT)   # number of the first character
-    recipe: str = "characters"                    # recipes/RECIPE.yaml: how they are made
+    recipe: str | None = None      # recipes/RECIPE.yaml: how they are made (default:
+                                   # characters, or the project's only recipe)
     classes: list[str] = []                       # class ids or names; empty: every class
     class_table: str | None = None                # a name of the recipe's class tables
     # a convention's wish: roll a character again while any of these holds (recipe
@@ -119,7 +120,10 @@ class Pregens(Product):
             where = None
             if self.cli_flags is not None:
                 where = (self.cli_flags.get("recipe", "--recipe"), None)
-            self._recipe = load_recipe(self.project, self.options.recipe, where=where)
+            from printshop.roll.recipe.load import default_recipe
+
+            self._recipe = load_recipe(self.project, self.options.recipe or
+                                       default_recipe(self.project), where=where)
         return self._recipe
 
     @property
@@ -279,6 +283,7 @@ class Pregens(Product):
             "paper": paper,
             "backs": self.options.backs,
             "noun": recipe.noun,
+            "name_line": recipe.name_line,
             "nouns": recipe.nouns,
             "layout": sheet_layout(recipe),
             "index_columns": index_columns(recipe),
@@ -294,9 +299,15 @@ class Pregens(Product):
         import shlex
 
         o = self.options
-        command = f"printshop roll characters --seed {o.seed}"
-        if o.recipe != "characters":
-            command += f" --recipe {o.recipe}"
+        command = "printshop roll characters"
+        source = self.source_flag()
+        if source:
+            command += f" --source {shlex.quote(source)}"
+        command += f" --seed {o.seed}"
+        from printshop.roll.recipe.load import default_recipe
+
+        if self.recipe.id != default_recipe(self.project):
+            command += f" --recipe {self.recipe.id}"
         if o.classes:
             command += f" --class {','.join(o.classes)}"
         if o.class_table is not None and o.class_table != self.class_table_key_default():
@@ -307,6 +318,16 @@ class Pregens(Product):
             command += " --backs"
         return command + (f" --first {first} --count {count}" if count else
                           f" --count {first}")
+
+    def source_flag(self) -> str | None:
+        """The project folder as `--source` takes it from here (None: the default one,
+        ./rules-src or .); its name alone when it is not below the working folder."""
+        from pathlib import Path
+
+        root, here = self.project.root.resolve(), Path.cwd().resolve()
+        if root in (here, here / "rules-src"):
+            return None
+        return root.relative_to(here).as_posix() if here in root.parents else root.name
 
     def class_table_key_default(self) -> str | None:
         recipe = self.recipe
@@ -347,7 +368,8 @@ class Pregens(Product):
                                index_pages=index_pages, first_index_page=first_index_page,
                                blank_back=blank_back, marks=marks or {},
                                screen_css=Markup(screen_css), layers=layers or {},
-                               geometry=geometry or {}, collect=collect or _no_collect)
+                               geometry=geometry or {}, collect=collect or _no_collect,
+                               sheet=None)
 
     def _stylesheets(self, paper: str) -> tuple[Stylesheet, ...]:
         """The palette's colours (sRGB: pregens print for home printers), the sheet's

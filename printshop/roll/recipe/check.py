@@ -100,12 +100,14 @@ class ExprChecker:
             return self.call(node, [self.node(a, scope, where) for a in args], where)
         if kind in ("listcomp", "recordcomp"):
             return self.comprehension(node, scope, where)
-        values = [self.node(a, scope, where) for a in args]
         if kind == "if":
-            condition, yes, no = values
-            if isinstance(condition, Known):
-                return yes if condition.value else no
-            return A.join(yes, no)
+            condition = self.node(args[0], scope, where)
+            if isinstance(condition, Known):    # only the branch taken is ever read
+                return self.node(args[1] if condition.value else args[2], scope, where)
+            return A.join(self.node(args[1], scope, where), self.node(args[2], scope, where))
+        values = [self.node(a, scope, where) for a in args]
+        if kind in ("and", "or") and not all(isinstance(v, Known) for v in values):
+            return A.join(values[0], values[1])    # either side may be the value
         if kind == "list":
             if all(isinstance(v, Known) for v in values):
                 return Known([v.value for v in values])

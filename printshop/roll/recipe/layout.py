@@ -84,7 +84,8 @@ def _is_short(shape) -> bool:
 
 
 def sheet_layout(recipe) -> dict:
-    """{stats: {scores, mods, label, names}, boxes, lines, lists, tables: [(name, label)]}."""
+    """{stats: {scores, mods, label, names}, boxes, lines, lists, tables: [(name, label,
+    format)]}."""
     cached = getattr(recipe, "_sheet_layout", None)
     if cached is None:
         cached = recipe._sheet_layout = _layout(recipe)
@@ -103,7 +104,7 @@ def _layout(recipe) -> dict:
             layout["stats"] = _stats(stats["scores"], stats.get("mods"), stats.get("label"),
                                      steps, shapes)
         for part in PARTS[1:]:
-            layout[part] = [(name, label_of(steps[name])) for name, _ in explicit.get(part, ())
+            layout[part] = [_entry(steps[name]) for name, _ in explicit.get(part, ())
                             if name in steps]
         return layout
     placed = [s for s in recipe.steps if s.kind == "place" and isinstance(shapes.get(s.name), Rec)]
@@ -122,8 +123,13 @@ def _layout(recipe) -> dict:
         part = _part(step, shapes.get(step.name))
         if part == "stats":
             part = "tables"
-        layout[part].append((step.name, label_of(step)))
+        layout[part].append(_entry(step))
     return layout
+
+
+def _entry(step) -> tuple[str, str, str | None]:
+    """(name, label, format) of a value the sheet shows."""
+    return step.name, label_of(step), step.format
 
 
 def _part(step, shape) -> str:
@@ -153,7 +159,7 @@ def index_columns(recipe) -> list[str]:
     if recipe.index:
         return [label for label, _ in recipe.index]
     layout = sheet_layout(recipe)
-    return [label for _, label in layout["boxes"][:3]]
+    return [label for _, label, _ in layout["boxes"][:3]]
 
 
 def index_cells(recipe, character, tables) -> list:
@@ -167,4 +173,4 @@ def index_cells(recipe, character, tables) -> list:
                "id": character.id, **recipe.data, **character.values}
         return [evaluate(expr, env) for _, expr in recipe.index]
     layout = sheet_layout(recipe)
-    return [character.values.get(name) for name, _ in layout["boxes"][:3]]
+    return [character.values.get(name) for name, _, _ in layout["boxes"][:3]]

@@ -17,13 +17,21 @@ from printshop.source.yamlfile import load_yaml
 RECIPES_FOLDER = "recipes"
 DEFAULT_RECIPE = "characters"
 DEFAULT_TEMPLATE = "character-sheet.html.j2"
-DEFAULT_STYLESHEETS = ["css/fonts.css", "css/character-sheet.css"]
+DEFAULT_STYLESHEETS = ["css/fonts.css", "css/pregens.css", "css/character-sheet.css"]
 CLASS_TABLE_LIMIT = 12
 
 
 def recipe_ids(project) -> list[str]:
     folder = project.root / RECIPES_FOLDER
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def default_recipe(project) -> str:
+    """`characters`, or the project's only recipe when it has one and no other."""
+    ids = recipe_ids(project)
+    if DEFAULT_RECIPE not in ids and len(ids) == 1:
+        return ids[0]
+    return DEFAULT_RECIPE
 
 
 def recipe_path(project, recipe_id: str) -> Path:
@@ -72,6 +80,8 @@ def read_recipe(recipe_id: str, reader: Reader) -> Recipe:
     if "noun" in data:
         recipe.noun = reader.text(data["noun"], ("noun",)) or recipe.noun
         recipe.nouns = recipe.noun + "s"
+    if "name_line" in data:
+        recipe.name_line = reader.flag(data["name_line"], ("name_line",))
     if "nouns" in data:
         recipe.nouns = reader.text(data["nouns"], ("nouns",)) or recipe.nouns
     _sheet(recipe, data.get("sheet"), reader)

@@ -24,17 +24,19 @@ from printshop.source.tables import TABLE_ID_RE
 from printshop.source.yamlfile import YamlDoc
 
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-TOP_KEYS = ("title", "description", "noun", "nouns", "sheet", "label", "classes", "data", "per_class", "steps",
+TOP_KEYS = ("title", "description", "noun", "nouns", "name_line", "sheet", "label", "classes", "data", "per_class", "steps",
             "json", "reroll_while", "index", "checks")
-COMMON = ("when", "else", "value", "label", "show")
+COMMON = ("when", "else", "value", "label", "show", "format")
+FORMATS = ("signed",)   # how a sheet prints the value: signed: +1, 0, −1
 KINDS = {   # a step's kind (its first key) and the options it takes besides COMMON
     "roll": ("times", "count", "keep", "drop", "reroll"),
-    "pool": ("dc", "sides", "crits", "under_one"),
+    "pool": ("dc", "sides", "crits", "under_one", "times"),
     "table": ("until", "times"),
     "pick": ("where", "unless", "count"),
     "lookup": ("by", "row", "column"),
     "place": ("into", "primes", "shuffle", "swap"),
     "choose": ("weights",),
+    "fill": ("from", "size", "where", "unless", "repeats"),
     "inventory": (),
     "value": (),
 }
@@ -87,6 +89,7 @@ class Step:
     value: Expr | None = None
     label: str | None = None
     show: str | None = None
+    format: str | None = None
 
 
 @dataclass
@@ -122,6 +125,7 @@ class Recipe:
     description: str | None = None
     noun: str = "character"         # what one of them is called: adventurer, retainer
     nouns: str = "characters"
+    name_line: bool = True          # the sheet has a line for a name the players give
     template: str | None = None
     stylesheets: list[str] | None = None
     layers: bool = False
@@ -274,7 +278,8 @@ class Reader:
             return None
         kind = kinds[0]
         step = Step(name, kind, where)
-        self.unknown_keys(raw, (kind,) + KINDS[kind] + COMMON, loc, f"a {kind} step")
+        self.unknown_keys(raw, tuple(dict.fromkeys((kind,) + KINDS[kind] + COMMON)), loc,
+                          f"a {kind} step")
         for key in ("when", "else"):
             if key in raw:
                 expr = self.expr(raw[key], loc + (key,))
@@ -292,6 +297,12 @@ class Reader:
                              f"of {', '.join(SHOW)}")
             else:
                 step.show = raw["show"]
+        if "format" in raw:
+            if raw["format"] not in FORMATS:
+                self.problem(self.where(loc + ("format",)), f"format: '{raw['format']}' is "
+                             f"not one of {', '.join(FORMATS)}")
+            else:
+                step.format = raw["format"]
         getattr(self, f"_{kind}")(step, raw, loc)
         return step
 
@@ -326,6 +337,7 @@ class Reader:
             self.problem(self.where(loc + ("under_one",)), "under_one: keep-lowest (throw "
                          "2 − size dice, keep the lowest) or nothing")
         step.options["keep_lowest"] = under == "keep-lowest"
+        self._exprs(step, raw, loc, ("times",))
 
     def _table(self, step, raw, loc):
         step.options["table"] = self.table_ref(raw["table"], loc + ("table",))
@@ -367,6 +379,17 @@ class Reader:
         if step.options.get("primes") and step.options.get("shuffle"):
             self.problem(self.where(loc, key=True), "primes and shuffle both decide where "
                          "the numbers go: use one")
+
+    def _fill(self, step, raw, loc):
+        step.options["slots"] = self.expr(raw["fill"], loc + ("fill",))
+        if "from" not in raw:
+            self.problem(self.where(loc, key=True), "fill: needs from: (the table whose rows "
+                         "fill the slots)")
+        else:
+            step.options["table"] = self.table_ref(raw["from"], loc + ("from",))
+        self._exprs(step, raw, loc, ("size", "where", "unless"))
+        step.options["repeats"] = self.flag(raw["repeats"], loc + ("repeats",)) \
+            if "repeats" in raw else True
 
     def _choose(self, step, raw, loc):
         step.options["options"] = self.expr(raw["choose"], loc + ("choose",))

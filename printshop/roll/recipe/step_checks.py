@@ -156,9 +156,9 @@ class StepChecker:
         when = self.expr(step.when, scope)
         result = getattr(self, f"_{step.kind}")(step, scope)
         if step.value is not None and step.kind != "value":
-            bound = "row" if step.kind in ("table", "pick", "lookup") else "it"
-            many = isinstance(result, ListOf) and ("count" in step.options or
-                                                   "times" in step.options)
+            bound = "row" if step.kind in ("table", "pick", "lookup", "fill") else "it"
+            many = isinstance(result, ListOf) and (step.kind == "fill" or "count" in step.options
+                                                   or "times" in step.options)
             element = result.element if many else result
             value = self.expr(step.value, scope, **{bound: element})
             result = ListOf(value) if many else value
@@ -196,7 +196,16 @@ class StepChecker:
         span = A.span_of(size)
         crits = step.options.get("crits", True)
         high = None if crits or span is None or span.high is None else max(1, span.high)
-        return Span(0, high)
+        return self._times(step, scope, Span(0, high))
+
+    def _fill(self, step, scope):
+        self.expr(step.options.get("slots"), scope)
+        found = self.tables_of(step.options.get("table"), scope)
+        rows = Rows(tuple(found)) if found else ANY
+        for key in ("where", "unless", "size"):
+            if key in step.options:
+                self.expr(step.options[key], scope, row=rows)
+        return ListOf(rows)
 
     def _table(self, step, scope):
         found = self.tables_of(step.options.get("table"), scope)

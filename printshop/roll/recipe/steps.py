@@ -136,10 +136,49 @@ def run_roll(step, env, ctx):
 
 
 def run_pool(step, env, ctx):
-    size = whole(step.options["size"], env, "pool", -MAX_TIMES)
-    dc = whole(step.options["dc"], env, "dc", 0, step.options["sides"])
-    return roll_pool(ctx.rng, size, dc, step.options["sides"], step.options["crits"],
-                     step.options["keep_lowest"])
+    def once():
+        size = whole(step.options["size"], env, "pool", -MAX_TIMES)
+        dc = whole(step.options["dc"], env, "dc", 0, step.options["sides"])
+        return roll_pool(ctx.rng, size, dc, step.options["sides"], step.options["crits"],
+                         step.options["keep_lowest"])
+    if "times" in step.options:
+        return [once() for _ in range(whole(step.options["times"], env, "times"))]
+    return once()
+
+
+def run_fill(step, env, ctx):
+    """Rows of the table, picked by weight among those that still fit, until the slots are
+    full or nothing fits."""
+    slots = whole(step.options["slots"], env, "fill", -MAX_TIMES)
+    table = table_of(step.options["table"], env, ctx)
+    records = ctx.rows(table.id)
+    size_expr = step.options.get("size")
+    saved = env.get("row")
+    try:
+        candidates = []
+        for record, row in zip(records, table.rows):
+            if row.weight <= 0 or not _allowed(step, env, record):
+                continue
+            env["row"] = record
+            size = whole(size_expr, env, "size", 1) if size_expr is not None else 1
+            candidates.append((record, row.weight, size))
+        chosen, left = [], slots
+        while left > 0:
+            fitting = [(n, c) for n, c in enumerate(candidates) if c[2] <= left]
+            if not fitting:
+                break
+            point = ctx.rng.randrange(sum(c[1] for _, c in fitting))
+            for n, (record, weight, size) in fitting:
+                point -= weight
+                if point < 0:
+                    chosen.append(record)
+                    left -= size
+                    if not step.options["repeats"]:
+                        del candidates[n]
+                    break
+        return chosen
+    finally:
+        env["row"] = saved
 
 
 def run_table(step, env, ctx):
@@ -318,7 +357,7 @@ def run_value(step, env, ctx):
 
 
 RUNNERS = {"roll": run_roll, "pool": run_pool, "table": run_table, "pick": run_pick,
-           "lookup": run_lookup, "place": run_place, "choose": run_choose,
+           "lookup": run_lookup, "place": run_place, "choose": run_choose, "fill": run_fill,
            "inventory": run_inventory, "value": run_value}
 
 
@@ -327,11 +366,11 @@ def run_step(step: Step, env: dict, ctx):
         return evaluate(step.otherwise, env) if step.otherwise is not None else None
     result = RUNNERS[step.kind](step, env, ctx)
     if step.value is not None and step.kind != "value":
-        bound = "row" if step.kind in ("table", "pick", "lookup") else "it"
+        bound = "row" if step.kind in ("table", "pick", "lookup", "fill") else "it"
         saved = env.get(bound)
         try:
-            if isinstance(result, list) and (
-                    "count" in step.options or "times" in step.options):
+            if isinstance(result, list) and (step.kind == "fill" or
+                                             "count" in step.options or "times" in step.options):
                 out = []
                 for item in result:
                     env[bound] = item

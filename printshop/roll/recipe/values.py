@@ -115,6 +115,32 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
+def display(value: Any) -> str:
+    """A value as a sheet prints it: none as a dash, a roll as its total, an item as its name
+    and quantity ("Torch ×3"), a row as its first column, a list joined with commas."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float, Fraction)):
+        return str(plain(value))
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        if "name" in value:
+            quantity = value.get("quantity")
+            text = display(value["name"])
+            if isinstance(quantity, int) and not isinstance(quantity, bool) and quantity != 1:
+                text += f" ×{quantity}"
+            return text
+        if isinstance(value, Record) and value.table and value:
+            return display(next(iter(value.values())))
+        return " · ".join(f"{k} {display(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(display(v) for v in value) if value else "—"
+    return str(value)
+
+
 def describe(value: Any) -> str:
     """A value as messages name it: 'a list of 3', 'the text "Chain"'."""
     if value is None:
@@ -167,6 +193,9 @@ class Character:
             return self.values[name]
         except KeyError:
             raise AttributeError(f"the recipe makes no value '{name}'") from None
+
+    def __getitem__(self, name: str):
+        return self.values[name]
 
     def __eq__(self, other):
         return isinstance(other, Character) and (self.pack_seed, self.index, self.values) == \
