@@ -28,8 +28,16 @@ system-check:
 system-check-test:
 	@$(PYTHON) printshop/system_check.py test
 
+# Game projects beside rules-src/, each a printshop project of its own (its printshop.yaml):
+# `make` builds each into build/games/NAME/. Add a game's folder here.
+GAMES := games/chainmail games/dice-and-danger games/red-hack
+
 build: system-check $(STAMP) bytecode
 	$(PRINTSHOP) build --strict
+	@for game in $(GAMES); do \
+		echo "$(PRINTSHOP) build --strict --source $$game --out build/$$game"; \
+		$(PRINTSHOP) build --strict --source $$game --out build/$$game || exit 1; \
+	done
 
 test: system-check-test $(STAMP) bytecode
 	$(BIN)/python -m pytest -q

@@ -41,8 +41,13 @@ class BlankSheetOptions(Strict):
     papers: list[Literal["letter", "a4"]] = ["letter", "a4"]
     fillable: bool = True             # form fields; false: boxes and lines for a pencil only
     title: str = "Character Sheet"
-    template: str = "blank-sheet.html.j2"
-    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css", "css/blank-sheet.css"]
+    recipe: str | None = None         # the recipe whose sheet this is (default: the game's)
+    template: str | None = None       # default: the recipe's blank sheet, else its sheet
+    stylesheets: list[str] | None = None
+
+
+LEGACY_TEMPLATE = "blank-sheet.html.j2"   # HAMMERCRAWL!'s: labels from its tables
+LEGACY_STYLESHEETS = ["css/fonts.css", "css/pregens.css", "css/blank-sheet.css"]
 
 
 class BlankSheet(Product):
@@ -58,16 +63,55 @@ class BlankSheet(Product):
                              f"paper, not {ctx.paper}; building {', '.join(self.options.papers)}"))
         return list(dict.fromkeys(self.options.papers))
 
+    # --- which sheet: the recipe's (its blank template, or its sheet with nothing rolled) --
+    @property
+    def recipe(self):
+        """The game's recipe, or None for a project without recipes/."""
+        if not hasattr(self, "_recipe"):
+            from printshop.roll.recipe import load_recipe, recipe_ids
+            from printshop.roll.recipe.load import default_recipe
+
+            if self.options.recipe is None and not recipe_ids(self.project):
+                self._recipe = None
+            else:
+                self._recipe = load_recipe(self.project, self.options.recipe or
+                                           default_recipe(self.project))
+        return self._recipe
+
+    @property
+    def template(self) -> str:
+        from printshop.roll.recipe.load import DEFAULT_TEMPLATE
+
+        if self.options.template:
+            return self.options.template
+        recipe = self.recipe
+        if recipe is None:
+            return LEGACY_TEMPLATE
+        return recipe.blank_template or recipe.template or DEFAULT_TEMPLATE
+
+    @property
+    def stylesheets(self) -> list[str]:
+        from printshop.roll.recipe.load import DEFAULT_STYLESHEETS
+
+        if self.options.stylesheets is not None:
+            return list(self.options.stylesheets)
+        recipe = self.recipe
+        if self.template == LEGACY_TEMPLATE:
+            return list(recipe.blank_stylesheets or LEGACY_STYLESHEETS) if recipe else \
+                list(LEGACY_STYLESHEETS)
+        return list(recipe.blank_stylesheets or recipe.stylesheets or DEFAULT_STYLESHEETS)
+
     def check(self, ctx: BuildContext) -> None:
-        self.sheet_info("letter", fillable=self.options.fillable)
+        if self.template == LEGACY_TEMPLATE:
+            self.sheet_info("letter", fillable=self.options.fillable)
         env = jinja_environment(self.project)
         try:
-            env.get_template(self.options.template)
+            env.get_template(self.template)
         except Exception as exc:
             from printshop.products.book.guide import _template_problem
 
-            raise _template_problem(env, self.options.template, exc) from None
-        check_stylesheets(ctx, self.project, list(self.options.stylesheets))
+            raise _template_problem(env, self.template, exc) from None
+        check_stylesheets(ctx, self.project, self.stylesheets)
 
     def sheet_info(self, paper: str, fillable: bool, footer: str | None = None) -> dict:
         """What the template prints; `footer` replaces the standalone sheet's "Print at
@@ -100,8 +144,34 @@ class BlankSheet(Product):
 
     def html(self, paper: str, fillable: bool, footer: str | None = None) -> str:
         env = jinja_environment(self.project)
-        return render_template(env, self.options.template,
-                               sheet=self.sheet_info(paper, fillable, footer))
+        if self.template == LEGACY_TEMPLATE:
+            return render_template(env, self.template,
+                                   sheet=self.sheet_info(paper, fillable, footer))
+        return render_template(env, self.template, part="blank", characters=[], marks={},
+                               index_pages=[], first_index_page=0, blank_back=False,
+                               screen_css="", layers={}, geometry={},
+                               collect=lambda name, text: "",
+                               pack=self.blank_pack(paper),
+                               sheet=self.blank_info(paper, fillable, footer))
+
+    def blank_pack(self, paper: str) -> dict:
+        """What a recipe's sheet template reads of its pack, for a sheet with no one on it."""
+        from printshop.roll.recipe.layout import sheet_layout
+
+        recipe = self.recipe
+        return {"title": self.options.title, "game": self.project.manifest.title,
+                "seed": None, "count": 0, "recipe": recipe.id, "noun": recipe.noun,
+                "nouns": recipe.nouns, "name_line": recipe.name_line,
+                "layout": sheet_layout(recipe), "index_columns": [], "index_rows": {},
+                "paper": paper, "backs": False, "version": __version__, "mix": [],
+                "reprint": "", "class_roll": None, "restricted_to": [],
+                "rerolled_while": []}
+
+    def blank_info(self, paper: str, fillable: bool, footer: str | None) -> dict:
+        return {"fillable": fillable, "paper": paper, "title": self.options.title,
+                "footer": footer or (
+                    "Print at 100 % for a pencil, or fill it in on screen and save it."
+                    if fillable else "Print at 100 % and fill it in by pencil.")}
 
     def job(self, ctx: BuildContext, paper: str, fillable: bool, profile=None,
             footer: str | None = None) -> RenderJob:
@@ -118,13 +188,13 @@ class BlankSheet(Product):
                   f"height: {height - 2 * margin - 0.5:g}mm; }}"),
             label=f"sheet size ({paper})")
         sheets = (sheet_palette_css(project, profile),) + tuple(
-            stylesheet(project, s) for s in self.options.stylesheets)
+            stylesheet(project, s) for s in self.stylesheets)
         cmyk = profile is not None and profile.cmyk
         return RenderJob(html=self.html(paper, fillable, footer),
                          stylesheets=sheets + (page_size_css(project, paper), size_css),
                          roots=tuple(str(r) for r in project.read_roots),
                          base_url=base_url(project),
-                         source=f"{self.options.template} ({self.name})",
+                         source=f"{self.template} ({self.name})",
                          uncompressed=ctx.uncompressed, fit_check=True,
                          cmyk_icc=str(profile.icc_path(project.root)) if cmyk else None)
 
@@ -137,10 +207,10 @@ class BlankSheet(Product):
         for paper, result in zip(papers, results):
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
-            problems += [Problem(self.options.template, f"{o.describe()}: shorten what it "
+            problems += [Problem(self.template, f"{o.describe()}: shorten what it "
                                  f"prints or adjust css/blank-sheet.css") for o in result.overflows]
             if result.pages != 1 and not result.overflows:
-                problems.append(Problem(self.options.template, f"the blank sheet came out as "
+                problems.append(Problem(self.template, f"the blank sheet came out as "
                                         f"{result.pages} pages on {paper}, expected 1"))
         if problems:
             raise PrintshopError(problems)

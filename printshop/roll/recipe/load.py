@@ -176,8 +176,17 @@ def _sheet(recipe: Recipe, raw, reader: Reader) -> None:
         reader.problem(reader.where(("sheet",)), "sheet: a template's name, or a mapping "
                        "(template, stylesheets, layers, layout)")
         return
-    reader.unknown_keys(raw, ("template", "stylesheets", "layers", "layout"), ("sheet",),
-                        "sheet")
+    reader.unknown_keys(raw, ("template", "stylesheets", "layers", "layout", "blank",
+                              "blank_stylesheets"), ("sheet",), "sheet")
+    if "blank" in raw:
+        recipe.blank_template = reader.text(raw["blank"], ("sheet", "blank"))
+    if "blank_stylesheets" in raw:
+        sheets = raw["blank_stylesheets"]
+        if isinstance(sheets, list) and all(isinstance(s, str) for s in sheets):
+            recipe.blank_stylesheets = sheets
+        else:
+            reader.problem(reader.where(("sheet", "blank_stylesheets")), "blank_stylesheets: "
+                           "a list of CSS files (in templates/)")
     if "template" in raw:
         recipe.template = reader.text(raw["template"], ("sheet", "template"))
     if "stylesheets" in raw:

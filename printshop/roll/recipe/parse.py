@@ -130,6 +130,8 @@ class Recipe:
     stylesheets: list[str] | None = None
     layers: bool = False
     layout: dict[str, Any] = field(default_factory=dict)
+    blank_template: str | None = None         # the blank sheet (default: the sheet's)
+    blank_stylesheets: list[str] | None = None
     label: Expr | None = None
     class_tables: dict[str, str] = field(default_factory=dict)
     class_records: str | None = None
