@@ -275,7 +275,7 @@ class ExprChecker:
                    for combination in itertools.product(*options)]
         return A.join_all(results)
 
-    def lookup_range(self, table_id: str, value: Abs, where, offset: int) -> None:
+    def lookup_range(self, table_id: str, value: Abs, where, offset: int = 0) -> None:
         """A number looked up in a dice table's ranges: is there a row for each value it can
         be, and (for a roll as thrown) can it reach every row?"""
         table = self.tables[table_id]
@@ -299,8 +299,8 @@ class ExprChecker:
             possible = {o for o in options if A.is_number(o)}
         missing = sorted(possible - covered)
         if missing:
-            self.report(where, f"this can be {_ranges(missing)}, but tables/{table_id}.yaml "
-                        f"has no row for {'it' if len(missing) == 1 else 'those'} (its rows "
+            self.report(where, f"this can be {_ranges(sorted(possible))}, but "
+                        f"tables/{table_id}.yaml has no row for {_ranges(missing)} (its rows "
                         f"cover {_ranges(sorted(covered))})", offset)
         if isinstance(value, Span) and value.die:
             never = [row for row in table.rows

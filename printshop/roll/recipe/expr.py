@@ -269,8 +269,10 @@ class _Parser:
         self.take()   # (
         args = []
         while not self.is_(")"):
+            if self.token.kind == "end":
+                raise ExprError(f"expected ')' to close {name.text}(", self.token.offset)
             args.append(self.expression())
-            if not self.is_(")"):
+            if not self.is_(")") and self.token.kind != "end":
                 self.expect(",", "between a function's arguments")
         self.take()
         return Node("call", name.offset, value=name.text, args=args)
