@@ -320,12 +320,13 @@ class Pregens(Product):
                           f" --count {first}")
 
     def source_flag(self) -> str | None:
-        """The project folder as `--source` takes it from here (None: the default one,
-        ./rules-src or .); its name alone when it is not below the working folder."""
+        """The project folder as `--source` takes it from here (None: the default one, a
+        project's rules-src/ or .); its name alone when it is not below the working
+        folder (a path outside it would make the pack's bytes depend on the machine)."""
         from pathlib import Path
 
         root, here = self.project.root.resolve(), Path.cwd().resolve()
-        if root in (here, here / "rules-src"):
+        if root == here or root.name == "rules-src":   # what --source finds by default
             return None
         return root.relative_to(here).as_posix() if here in root.parents else root.name
 
