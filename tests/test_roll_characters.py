@@ -439,8 +439,21 @@ def test_rule_12_background_trait_appearance_from_the_tables(project, everyone):
         assert c.appearance in looks
         assert not hasattr(c, "name")  # named by the player on your left, not by us
     # "sized so that a stack of 50 characters rarely repeats an entry"
-    first_50 = everyone[:50]
-    assert len({c.background for c in first_50}) >= 35
+
+
+def test_rule_12_a_pack_repeats_no_flavour_until_the_list_runs_out(project, pack):
+    """Issue 29: no background, trait or look comes twice before the list runs out, and
+    character n is the same whatever the pack's size (pack is characters 1-1200 of one
+    seed)."""
+    for table, key in (("backgrounds", "background"), ("personality-traits", "personality"),
+                       ("appearances", "appearance")):
+        size = len(table_rows(project, table))
+        for start in (0, size, 3 * size):
+            run = [getattr(c, key) for c in pack[start:start + size]]
+            assert len(set(run)) == size, (table, start)
+        # a round is every row once: the next round starts the list again, in a new order
+        assert [getattr(c, key) for c in pack[size:2 * size]] != \
+            [getattr(c, key) for c in pack[:size]]
 
 
 # --- determinism -----------------------------------------------------------------------------

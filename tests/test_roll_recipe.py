@@ -367,3 +367,28 @@ def test_a_missing_recipe_lists_those_there_are(make):
     with pytest.raises(PrintshopError, match="no recipe 'charaters' in recipes/ \\(did you "
                                              "mean 'characters'\\?\\); recipes: characters"):
         load_recipe(project, "charaters")
+
+
+def test_picks_across_the_pack_repeat_nothing_until_the_table_runs_out(make):
+    names = "".join(f"  - {{name: Name {n}}}\n" for n in range(1, 21))
+    project = make("""\
+steps:
+  before: {roll: 1d100}
+  name: {pick: names, across_pack: true, value: row.name}
+  pair: {pick: names, across_pack: true, count: "2", value: row.name}
+  after: {roll: 1d100}
+""", names=f"title: Names\ncolumns: [{{key: name, label: Name}}]\nrows:\n{names}")
+    pack = roll(project, 40, seed="crowd")
+    firsts = [c.name for c in pack[:20]]
+    assert sorted(firsts) == sorted(f"Name {n}" for n in range(1, 21))   # every one, once
+    assert sorted(c.name for c in pack[20:]) == sorted(firsts)            # then again
+    pairs = [n for c in pack[:10] for n in c.pair]
+    assert len(set(pairs)) == 20                                          # 10 × 2, no repeat
+    # character n is the same in a pack of any size, and from any first number
+    roller = Roller(load_recipe(project), project.tables)
+    assert roller.roll("crowd", 17).to_json() == pack[16].to_json()
+    # and it draws nothing from the character's own dice: the rolls around it are those a
+    # recipe without it makes
+    plain = make("steps:\n  before: {roll: 1d100}\n  after: {roll: 1d100}\n")
+    assert [(c.before, c.after) for c in roll(plain, 40, seed="crowd")] == \
+        [(c.before, c.after) for c in pack]

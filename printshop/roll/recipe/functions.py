@@ -29,6 +29,30 @@ class Context:
         self.rng = rng
         self._rows: dict[str, list[Record]] = {}
         self._tables: dict = {}   # read once each (the project records what is read)
+        self.pack_seed: str = ""     # the pack and the character being rolled (for picks
+        self.index: int = 1          # that do not repeat across the pack)
+        self.recipe_id: str = ""
+        self._orders: dict = {}
+
+    def pack_order(self, step, table_id: str, usable: list[int], cycle: int) -> list[int]:
+        """The pack's order of a table's rows for one time round it: shuffled from the pack
+        seed, the recipe, the step and the round alone (kept: every character of a pack
+        reads the same orders)."""
+        key = (self.pack_seed, step.name, table_id, cycle)
+        order = self._orders.get(key)
+        if order is None:
+            from printshop.dice import item_rng
+
+            rng = item_rng(self.pack_seed, f"pack/{self.recipe_id}/{step.name}/{table_id}",
+                           cycle)
+            order = list(usable)
+            for i in range(len(order) - 1, 0, -1):
+                j = rng.randrange(i + 1)
+                order[i], order[j] = order[j], order[i]
+            if len(self._orders) > 256:
+                self._orders.clear()
+            self._orders[key] = order
+        return order
 
     def table(self, table_id):
         table = self._tables.get(table_id)

@@ -32,7 +32,7 @@ KINDS = {   # a step's kind (its first key) and the options it takes besides COM
     "roll": ("times", "count", "keep", "drop", "reroll"),
     "pool": ("dc", "sides", "crits", "under_one", "times"),
     "table": ("until", "times"),
-    "pick": ("where", "unless", "count"),
+    "pick": ("where", "unless", "count", "across_pack"),
     "lookup": ("by", "row", "column"),
     "place": ("into", "primes", "shuffle", "swap"),
     "choose": ("weights",),
@@ -348,6 +348,8 @@ class Reader:
     def _pick(self, step, raw, loc):
         step.options["table"] = self.table_ref(raw["pick"], loc + ("pick",))
         self._exprs(step, raw, loc, ("where", "unless", "count"))
+        step.options["across_pack"] = self.flag(raw["across_pack"], loc + ("across_pack",)) \
+            if "across_pack" in raw else False
 
     def _lookup(self, step, raw, loc):
         step.options["table"] = self.table_ref(raw["lookup"], loc + ("lookup",))

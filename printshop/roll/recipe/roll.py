@@ -45,6 +45,8 @@ class Roller:
     def roll(self, pack_seed: str, index: int) -> Character:
         """Character `index` (1-based) of the pack `pack_seed`."""
         self.context.rng = item_rng(pack_seed, ITEM_KIND, index)
+        self.context.pack_seed, self.context.index = pack_seed, index
+        self.context.recipe_id = self.recipe.id
         try:
             for _ in range(MAX_CHARACTER_REROLLS):
                 env = self._once(pack_seed, index)

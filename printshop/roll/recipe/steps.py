@@ -126,6 +126,37 @@ def pick_rows(step: Step, env: dict, ctx, count: int) -> list[Record]:
         env["row"] = saved
 
 
+def across_pack(step, env, ctx, count: int) -> list[Record]:
+    """Rows that do not repeat across the pack until the table runs out: the pack's rows in
+    an order shuffled from the seed (a new order each time round), character n taking the
+    next `count` of them after the n − 1 before it. So character n depends only on the
+    seed and n, and a pack of N characters (N × count rows) repeats none while the table
+    lasts. Rows ruled out by where:/unless: for this character are passed over (the next
+    one comes instead); weights are not used."""
+    table = table_of(step.options["table"], env, ctx)
+    records = ctx.rows(table.id)
+    usable = [n for n, row in enumerate(table.rows) if row.weight > 0]
+    if not usable:
+        raise StepError(f"tables/{table.id}.yaml has no row to pick", step.where)
+    saved = env.get("row")
+    try:
+        chosen: list[Record] = []
+        position = (ctx.index - 1) * count
+        for _ in range(count + len(usable) * 2):
+            if len(chosen) == count:
+                break
+            cycle, place = divmod(position, len(usable))
+            position += 1
+            record = records[ctx.pack_order(step, table.id, usable, cycle)[place]]
+            if record not in chosen and _allowed(step, env, record):
+                chosen.append(record)
+        if not chosen:
+            raise StepError(f"no row of tables/{table.id}.yaml is allowed here", step.where)
+        return chosen
+    finally:
+        env["row"] = saved
+
+
 def run_roll(step, env, ctx):
     dice = step.options["dice"]
     count = whole(step.options["count"], env, "count") if "count" in step.options else None
@@ -205,6 +236,10 @@ def run_table(step, env, ctx):
 
 
 def run_pick(step, env, ctx):
+    if step.options.get("across_pack"):
+        count = whole(step.options["count"], env, "count") if "count" in step.options else 1
+        picked = across_pack(step, env, ctx, count)
+        return picked if "count" in step.options else picked[0]
     if "count" in step.options:
         count = whole(step.options["count"], env, "count")
         return pick_rows(step, env, ctx, count)
