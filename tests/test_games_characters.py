@@ -72,6 +72,9 @@ def test_chainmail_one_hit_die_an_expertise_and_a_vow(chainmail):
         assert c.vow in vows
         assert c.label == row["background"]
     assert len({c.background["background"] for c in characters}) == len(backgrounds)
+    # a table of players never meets two alike: no past (36) or vow (12) twice in a round
+    assert len({c.background["background"] for c in characters[:36]}) == 36
+    assert len({c.vow for c in characters[:12]}) == 12
 
 
 def test_chainmail_defence_value_hits_and_saves(chainmail):
@@ -239,6 +242,8 @@ def test_retainer_slots_by_relationship_and_morale_against_them(retainers):
         assert "PC's CHA" in c.morale and f"difficulty {c.slots} " in c.morale
         seen[c.relationship] += 1
     assert set(seen) == set(slots)
+    names = [c.name for c in retainers[1][:40]]
+    assert len(set(names)) == 40                  # 40 names: none twice in a pack of 40
 
 
 # --- every game --------------------------------------------------------------------------------
