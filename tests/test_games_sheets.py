@@ -127,7 +127,7 @@ def test_a_convention_kit_in_every_game(built, game):
     seated = [c for seat in kit["envelopes"][0]["seats"] for c in seat["characters"]]
     assert [c["index"] for c in seated] == [1, 2]
     text = words(pdf_text(built[game] / "small-kit" / "table-01.pdf"))
-    assert kit["reprint"] in text and f"--source" in kit["reprint"]
+    assert kit["reprint"] in text and "--source" in kit["reprint"]
     recipe = "retainers" if game == "red-hack" else "characters"
     again = json.loads(roll(game, fmt="json", seed="small", first=2, count=1,
                             recipe=recipe).data)["characters"][0]

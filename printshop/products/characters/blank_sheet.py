@@ -15,6 +15,7 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
+from printshop.products.characters import blank_recipe
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
                                        page_size_css, stylesheet)
 from printshop.render.jinja import render_template
@@ -46,8 +47,6 @@ class BlankSheetOptions(Strict):
     stylesheets: list[str] | None = None
 
 
-LEGACY_TEMPLATE = "blank-sheet.html.j2"   # HAMMERCRAWL!'s: labels from its tables
-LEGACY_STYLESHEETS = ["css/fonts.css", "css/pregens.css", "css/blank-sheet.css"]
 
 
 class BlankSheet(Product):
@@ -66,43 +65,18 @@ class BlankSheet(Product):
     # --- which sheet: the recipe's (its blank template, or its sheet with nothing rolled) --
     @property
     def recipe(self):
-        """The game's recipe, or None for a project without recipes/."""
-        if not hasattr(self, "_recipe"):
-            from printshop.roll.recipe import load_recipe, recipe_ids
-            from printshop.roll.recipe.load import default_recipe
-
-            if self.options.recipe is None and not recipe_ids(self.project):
-                self._recipe = None
-            else:
-                self._recipe = load_recipe(self.project, self.options.recipe or
-                                           default_recipe(self.project))
-        return self._recipe
+        return blank_recipe.recipe_of(self)
 
     @property
     def template(self) -> str:
-        from printshop.roll.recipe.load import DEFAULT_TEMPLATE
-
-        if self.options.template:
-            return self.options.template
-        recipe = self.recipe
-        if recipe is None:
-            return LEGACY_TEMPLATE
-        return recipe.blank_template or recipe.template or DEFAULT_TEMPLATE
+        return blank_recipe.template_of(self)
 
     @property
     def stylesheets(self) -> list[str]:
-        from printshop.roll.recipe.load import DEFAULT_STYLESHEETS
-
-        if self.options.stylesheets is not None:
-            return list(self.options.stylesheets)
-        recipe = self.recipe
-        if self.template == LEGACY_TEMPLATE:
-            return list(recipe.blank_stylesheets or LEGACY_STYLESHEETS) if recipe else \
-                list(LEGACY_STYLESHEETS)
-        return list(recipe.blank_stylesheets or recipe.stylesheets or DEFAULT_STYLESHEETS)
+        return blank_recipe.stylesheets_of(self)
 
     def check(self, ctx: BuildContext) -> None:
-        if self.template == LEGACY_TEMPLATE:
+        if self.template == blank_recipe.LEGACY_TEMPLATE:
             self.sheet_info("letter", fillable=self.options.fillable)
         env = jinja_environment(self.project)
         try:
@@ -144,34 +118,15 @@ class BlankSheet(Product):
 
     def html(self, paper: str, fillable: bool, footer: str | None = None) -> str:
         env = jinja_environment(self.project)
-        if self.template == LEGACY_TEMPLATE:
+        if self.template == blank_recipe.LEGACY_TEMPLATE:
             return render_template(env, self.template,
                                    sheet=self.sheet_info(paper, fillable, footer))
         return render_template(env, self.template, part="blank", characters=[], marks={},
                                index_pages=[], first_index_page=0, blank_back=False,
                                screen_css="", layers={}, geometry={},
                                collect=lambda name, text: "",
-                               pack=self.blank_pack(paper),
-                               sheet=self.blank_info(paper, fillable, footer))
-
-    def blank_pack(self, paper: str) -> dict:
-        """What a recipe's sheet template reads of its pack, for a sheet with no one on it."""
-        from printshop.roll.recipe.layout import sheet_layout
-
-        recipe = self.recipe
-        return {"title": self.options.title, "game": self.project.manifest.title,
-                "seed": None, "count": 0, "recipe": recipe.id, "noun": recipe.noun,
-                "nouns": recipe.nouns, "name_line": recipe.name_line,
-                "layout": sheet_layout(recipe), "index_columns": [], "index_rows": {},
-                "paper": paper, "backs": False, "version": __version__, "mix": [],
-                "reprint": "", "class_roll": None, "restricted_to": [],
-                "rerolled_while": []}
-
-    def blank_info(self, paper: str, fillable: bool, footer: str | None) -> dict:
-        return {"fillable": fillable, "paper": paper, "title": self.options.title,
-                "footer": footer or (
-                    "Print at 100 % for a pencil, or fill it in on screen and save it."
-                    if fillable else "Print at 100 % and fill it in by pencil.")}
+                               pack=blank_recipe.blank_pack(self, paper),
+                               sheet=blank_recipe.blank_info(self, paper, fillable, footer))
 
     def job(self, ctx: BuildContext, paper: str, fillable: bool, profile=None,
             footer: str | None = None) -> RenderJob:

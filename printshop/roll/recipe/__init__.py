@@ -3,7 +3,7 @@ rolled by printshop. docs/recipes.md is the reference; `load_recipe` reads and c
 `Roller` rolls characters from it."""
 
 from printshop.roll.recipe.load import DEFAULT_RECIPE, load_recipe, recipe_ids
-from printshop.roll.recipe.parse import Recipe
+from printshop.roll.recipe.model import Recipe
 from printshop.roll.recipe.roll import ITEM_KIND, Roller, Wishes
 from printshop.roll.recipe.values import Character, Record, Roll
 

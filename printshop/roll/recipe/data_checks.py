@@ -16,7 +16,7 @@ cell is not checked.
 from __future__ import annotations
 
 from printshop.dice import parse_dice
-from printshop.roll.recipe.parse import Check, Recipe
+from printshop.roll.recipe.model import Check, Recipe
 from printshop.roll.recipe.step_checks import class_ids
 
 NO_VALUE = ("", "-", "—", "–")

@@ -10,7 +10,8 @@ import difflib
 from pathlib import Path
 
 from printshop.errors import PrintshopError, Problems
-from printshop.roll.recipe.parse import TOP_KEYS, Check, Reader, Recipe
+from printshop.roll.recipe.model import Check, Recipe
+from printshop.roll.recipe.parse import TOP_KEYS, Reader
 from printshop.roll.recipe.values import Record
 from printshop.source.yamlfile import load_yaml
 

@@ -4,12 +4,12 @@ becomes a name the steps after it may read. Problems go to the reader, located."
 from __future__ import annotations
 
 from printshop.roll.recipe import abstract as A
-from printshop.roll.recipe.abstract import ANY, Choice, Known, ListOf, Rec, Rows, Span
+from printshop.roll.recipe.abstract import ANY, Known, ListOf, Rec, Rows, Span
 from printshop.roll.recipe.check import ExprChecker
 from printshop.roll.recipe.expr import parse
 from printshop.roll.recipe.evaluate import compile_node
 from printshop.roll.recipe.functions import FUNCTIONS
-from printshop.roll.recipe.parse import Expr, Recipe, Step, TableRef
+from printshop.roll.recipe.model import Expr, Recipe, Step, TableRef
 from printshop.roll.recipe.values import Record
 from printshop.roll.recipe.steps import MAX_THEN_DEPTH
 

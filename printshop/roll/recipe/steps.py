@@ -11,7 +11,7 @@ from __future__ import annotations
 from printshop.roll.recipe.dice_ops import roll_pool
 from printshop.roll.recipe.evaluate import EvalError
 from printshop.roll.recipe.functions import row_record
-from printshop.roll.recipe.parse import Step
+from printshop.roll.recipe.model import Step
 from printshop.roll.recipe.values import Record, Roll, describe
 
 MAX_THEN_DEPTH = 5       # a roll may send you on to another table, and that to another
@@ -177,41 +177,6 @@ def run_pool(step, env, ctx):
     return once()
 
 
-def run_fill(step, env, ctx):
-    """Rows of the table, picked by weight among those that still fit, until the slots are
-    full or nothing fits."""
-    slots = whole(step.options["slots"], env, "fill", -MAX_TIMES)
-    table = table_of(step.options["table"], env, ctx)
-    records = ctx.rows(table.id)
-    size_expr = step.options.get("size")
-    saved = env.get("row")
-    try:
-        candidates = []
-        for record, row in zip(records, table.rows):
-            if row.weight <= 0 or not _allowed(step, env, record):
-                continue
-            env["row"] = record
-            size = whole(size_expr, env, "size", 1) if size_expr is not None else 1
-            candidates.append((record, row.weight, size))
-        chosen, left = [], slots
-        while left > 0:
-            fitting = [(n, c) for n, c in enumerate(candidates) if c[2] <= left]
-            if not fitting:
-                break
-            point = ctx.rng.randrange(sum(c[1] for _, c in fitting))
-            for n, (record, weight, size) in fitting:
-                point -= weight
-                if point < 0:
-                    chosen.append(record)
-                    left -= size
-                    if not step.options["repeats"]:
-                        del candidates[n]
-                    break
-        return chosen
-    finally:
-        env["row"] = saved
-
-
 def run_table(step, env, ctx):
     table = table_of(step.options["table"], env, ctx)
     until = step.options.get("until")
@@ -245,9 +210,8 @@ def run_pick(step, env, ctx):
         return pick_rows(step, env, ctx, count)
     picked = pick_rows(step, env, ctx, 1)
     if not picked:
-        table = step.options["table"]
-        raise StepError(f"no row of the table is left to pick (every row is ruled out by "
-                        f"where:/unless:)", table.where)
+        raise StepError("no row of the table is left to pick (where:/unless: rule out "
+                        "every row)", step.options["table"].where)
     return picked[0]
 
 
@@ -340,56 +304,12 @@ def run_choose(step, env, ctx):
     raise AssertionError("unreachable")
 
 
-def run_inventory(step, env, ctx):
-    items: list[Record] = []
-    saved = {k: env.get(k) for k in ("it", "row")}
-    try:
-        for entry in step.options.get("entries", ()):
-            if entry.when is not None and not evaluate(entry.when, env):
-                continue
-            times = whole(entry.times, env, "times") if entry.times is not None else 1
-            for _ in range(times):
-                if entry.table is not None:
-                    env["row"] = roll_table(table_of(entry.table, env, ctx), ctx, entry.where)
-                    sources = [None]
-                elif entry.each is not None:
-                    sources = evaluate(entry.each, env)
-                    if not isinstance(sources, (list, tuple)):
-                        raise StepError(f"each: needs a list, not {describe(sources)}",
-                                        entry.each.where)
-                else:
-                    sources = [None]
-                for source in sources:
-                    if entry.each is not None:
-                        env["it"] = source
-                    _add(items, entry, env)
-    finally:
-        env.update(saved)
-    return items
-
-
-def _add(items: list[Record], entry, env) -> None:
-    name = evaluate(entry.item, env) if entry.item is not None else None
-    if name is None or name == "":
-        return
-    quantity = evaluate(entry.quantity, env) if entry.quantity is not None else 1
-    if isinstance(quantity, bool) or not isinstance(quantity, int):
-        raise StepError(f"quantity must be a whole number, not {describe(quantity)}",
-                        entry.quantity.where)
-    kind = entry.kind
-    for n, item in enumerate(items):
-        if item["name"] == name and item["kind"] == kind:
-            items[n] = Record(item, quantity=item["quantity"] + int(quantity))
-            return
-    record = Record(name=name, quantity=int(quantity), kind=kind)
-    for key, expr in entry.fields.items():
-        record[key] = evaluate(expr, env)
-    items.append(record)
-
-
 def run_value(step, env, ctx):
     return evaluate(step.value, env)
 
+
+# (inventory.py builds its two steps on this module's helpers, so it is imported last)
+from printshop.roll.recipe.inventory import run_fill, run_inventory  # noqa: E402
 
 RUNNERS = {"roll": run_roll, "pool": run_pool, "table": run_table, "pick": run_pick,
            "lookup": run_lookup, "place": run_place, "choose": run_choose, "fill": run_fill,

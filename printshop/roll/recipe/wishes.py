@@ -11,7 +11,7 @@ from printshop.errors import PrintshopError
 from printshop.roll.recipe.evaluate import compile_node
 from printshop.roll.recipe.expr import ExprError, parse
 from printshop.roll.recipe.functions import ARITY, FUNCTIONS
-from printshop.roll.recipe.parse import Expr, Where
+from printshop.roll.recipe.model import Expr, Where
 
 BUILT_IN = ("index", "seed", "id")
 
