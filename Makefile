@@ -28,15 +28,14 @@ system-check:
 system-check-test:
 	@$(PYTHON) printshop/system_check.py test
 
-# Game projects beside rules-src/, each a printshop project of its own (its printshop.yaml):
-# `make` builds each into build/games/NAME/. Add a game's folder here.
-GAMES := games/chainmail games/dice-and-danger games/red-hack
+# The other games in games/ (each a project folder of its own), each into build/games/NAME/.
+GAMES := red-hack dcc dice-and-danger chainmail
 
 build: system-check $(STAMP) bytecode
 	$(PRINTSHOP) build --strict
 	@for game in $(GAMES); do \
-		echo "$(PRINTSHOP) build --strict --source $$game --out build/$$game"; \
-		$(PRINTSHOP) build --strict --source $$game --out build/$$game || exit 1; \
+	  echo "$(PRINTSHOP) build --strict --source games/$$game --out build/games/$$game"; \
+	  $(PRINTSHOP) build --strict --source games/$$game --out build/games/$$game || exit 1; \
 	done
 
 test: system-check-test $(STAMP) bytecode
@@ -56,6 +55,7 @@ look: build
 	@$(PYTHON) printshop/system_check.py look
 	@mkdir -p build/png
 	@for pdf in build/*.pdf; do name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$name; done
+	@for pdf in build/games/*/*.pdf; do game=$$(basename $$(dirname $$pdf)); name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$game-$$name; done
 	@echo "pages in build/png/"
 
 clean:
