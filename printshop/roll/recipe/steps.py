@@ -79,31 +79,14 @@ def _allowed(step, env, record) -> bool:
 
 
 def pick_rows(step: Step, env: dict, ctx, count: int) -> list[Record]:
-    """`count` different rows: a dice table is rolled (again while a row is not wanted),
-    any other picked by weight among the rows still wanted."""
+    """`count` different rows, picked by weight among the rows still wanted (a table's dice,
+    if it has any, are not rolled: each row has its weight's chance, as the dice printed
+    with a list give each entry the same; `table:` rolls them)."""
     table = table_of(step.options["table"], env, ctx)
     records = ctx.rows(table.id)
     chosen: list[Record] = []
-    taken: set[int] = set()     # rows are the context's records: told apart by identity
     saved = env.get("row")
     try:
-        if table.dice is not None:
-            wanted = {id(r) for r in records if _allowed(step, env, r)}
-            position = {id(row): n for n, row in enumerate(table.rows)}
-            for _ in range(count):
-                if not wanted - taken:
-                    break
-                for _ in range(MAX_REROLLS):
-                    _, row = table.roll(ctx.rng)
-                    record = records[position[id(row)]]
-                    if id(record) in wanted and id(record) not in taken:
-                        chosen.append(record)
-                        taken.add(id(record))
-                        break
-                else:
-                    raise StepError(f"no wanted row of tables/{table.id}.yaml came up in "
-                                    f"{MAX_REROLLS} rolls", step.where)
-            return chosen
         if "where" in step.options or "unless" in step.options:
             allowed = [(r, row.weight) for r, row in zip(records, table.rows)
                        if row.weight > 0 and _allowed(step, env, r)]
