@@ -53,11 +53,11 @@ def _settled(preview, files) -> dict | None:
     return state if ok else None
 
 
-def get(preview, path: str) -> tuple[int, dict, bytes]:
+def get(preview, path: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
     host, port = preview.server.server_address[:2]
     connection = http.client.HTTPConnection(host, port, timeout=30)
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
         return response.status, dict(response.getheaders()), response.read()
     finally:
@@ -109,6 +109,75 @@ def test_events_stream_the_build_state(preview):
     state = json.loads(response.readline().removeprefix(b"data: "))
     connection.close()
     assert state["outputs"]["book"] == ["book.html", "book.pdf"] and state["problems"] == []
+
+
+# --- the book stays on this machine (DNS rebinding, other sites' pages) --------------------
+PRIVATE = ["/", "/book.pdf", "/book.html", "/preview/book", "/_events",
+           "/_pages/book.pdf/index.json", "/_pages/book.pdf/1.png", "/_assets/preview.js"]
+
+
+@pytest.mark.parametrize("path", PRIVATE)
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1.evil.example",
+                                  "localhost.evil.example:{port}", "", "[::2]:{port}"])
+def test_a_request_for_another_host_name_is_refused(preview, path, host):
+    """`curl -H "Host: evil.example" http://127.0.0.1:8000/book.pdf`: what a page of
+    evil.example sends once its name points at 127.0.0.1."""
+    port = preview.server.server_address[1]
+    status, headers, body = get(preview, path, {"Host": host.format(port=port)})
+    assert status == 403 and body.startswith(b"forbidden: this server answers only")
+    assert b"%PDF" not in body and b"Lore" not in body and b"event: state" not in body
+    assert not [h for h in headers if h.lower().startswith("access-control-")]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LocalHost:{port}",
+                                  "[::1]:{port}", "127.0.0.1"])
+def test_its_own_names_are_answered(preview, host):
+    port = preview.server.server_address[1]
+    status, headers, body = get(preview, "/book.pdf", {"Host": host.format(port=port)})
+    assert status == 200 and body == (preview.service.out / "book.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("origin", ["https://evil.example", "http://evil.example:{port}",
+                                    "null", "http://localhost:1", "https://127.0.0.1:{port}"])
+@pytest.mark.parametrize("path", ["/book.pdf", "/_events", "/"])
+def test_a_request_from_another_sites_page_is_refused(preview, origin, path):
+    port = preview.server.server_address[1]
+    status, headers, body = get(preview, path, {"Origin": origin.format(port=port)})
+    assert status == 403 and b"other sites" in body
+    assert not [h for h in headers if h.lower().startswith("access-control-")]
+
+
+def test_its_own_pages_origin_is_answered_without_cors_headers(preview):
+    port = preview.server.server_address[1]
+    for origin in (f"http://127.0.0.1:{port}", f"http://localhost:{port}"):
+        status, headers, _ = get(preview, "/_pages/book.pdf/index.json", {"Origin": origin})
+        assert status == 200
+        assert not [h for h in headers if h.lower().startswith("access-control-")]
+        assert headers["Cross-Origin-Resource-Policy"] == "same-origin"
+
+
+def test_a_wildcard_address_answers_to_numbers_and_this_machines_names():
+    import socket
+
+    from printshop.serve.http import own_host_names
+
+    class Server:       # PreviewServer's checks without a socket
+        from printshop.serve.http import PreviewServer
+        own_host = PreviewServer.own_host
+        own_origin = PreviewServer.own_origin
+        server_address = ("0.0.0.0", 8000)
+        hosts = own_host_names("0.0.0.0")
+
+    lan = Server()
+    for good in ("192.168.1.7:8000", "10.0.0.2", "[fe80::1]:8000", "localhost:8000",
+                 f"{socket.gethostname()}:8000"):
+        assert lan.own_host(good), good
+    for bad in ("evil.example:8000", "192.168.1.7.nip.io:8000", ""):
+        assert not lan.own_host(bad), bad
+    assert lan.own_origin("http://192.168.1.7:8000")
+    assert not lan.own_origin("http://192.168.1.7:8001")
+    named = own_host_names("desk.example")
+    assert "desk.example" in named and "*" not in named
 
 
 # --- in a browser -----------------------------------------------------------------------------

@@ -112,7 +112,9 @@ then the whole book replaces it. Try it:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Only this machine can connect unless you change it.")
+              help="Address to listen on. Only this machine can connect unless you change it. "
+                   "Requests are answered only when addressed to this address (or "
+                   "localhost), and never for another web site's page.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
 @debug_option

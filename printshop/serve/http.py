@@ -14,14 +14,23 @@ Routes:
 Nothing else is served: not the project, not the build cache, no folder listings. Names are
 checked (one plain file name, or NAME/FILE for a folder of PNG exports) and resolved inside
 the output folder, so `/../../etc/passwd` is a 404.
+
+Only requests addressed to this server are answered (`Host` is 127.0.0.1, localhost, [::1]
+or what --host names): a web page open in the same browser cannot read an unpublished book
+through DNS rebinding (its own name pointed at 127.0.0.1), the hole dev servers such as
+Vite and webpack-dev-server closed the same way. A request that another site's page sent
+(an `Origin` that is not this server's) is refused too, and no CORS header ever lets
+another origin read a response.
 """
 
 from __future__ import annotations
 
 import html
+import ipaddress
 import json
 import mimetypes
 import re
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -42,6 +51,68 @@ class PreviewServer(ThreadingHTTPServer):
         super().__init__(address, _Handler)
         self.service = service
         self.pages = PageImages()
+        self.hosts = own_host_names(address[0])
+
+    def own_host(self, host_header: str | None) -> bool:
+        """Is a request's `Host` one of this server's own names?"""
+        name = host_name(host_header)
+        if name is None:
+            return False
+        if name in self.hosts:
+            return True
+        # bound to every address (a registration desk on a LAN): any address written as
+        # numbers is this machine's (a name could be anyone's, pointed here by DNS)
+        return WILDCARD in self.hosts and _is_ip(name)
+
+    def own_origin(self, origin: str | None) -> bool:
+        """Is an `Origin` this server's own: http, one of its names, its port?"""
+        if not origin:
+            return False
+        parts = urlsplit(origin)
+        try:
+            port = parts.port or 80
+        except ValueError:
+            return False
+        return (parts.scheme == "http" and port == self.server_address[1]
+                and self.own_host(parts.netloc))
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = "*"
+
+
+def own_host_names(bound: str) -> set[str]:
+    """The names a browser uses for this server: the loopback names, the address given to
+    --host, and for a wildcard address this machine's own names."""
+    names = set(LOOPBACK)
+    bound = bound.strip("[]").lower()
+    if bound in ("", "0.0.0.0", "::"):
+        names.add(WILDCARD)
+        for name in (socket.gethostname(), socket.getfqdn()):
+            if name:
+                names.update({name.lower(), f"{name.lower()}.local"})
+    else:
+        names.add(bound)
+    return names
+
+
+def host_name(header: str | None) -> str | None:
+    """`Host: example.org:8000` → example.org; `[::1]:8000` → ::1; None when malformed."""
+    if not header or len(header) > 300:
+        return None
+    header = header.strip().lower()
+    match = re.fullmatch(r"\[([0-9a-f:.]+)\](?::\d{1,5})?|([^:\[\]/@\s]+)(?::\d{1,5})?", header)
+    if not match:
+        return None
+    return (match[1] or match[2]).rstrip(".")
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -54,7 +125,21 @@ class _Handler(BaseHTTPRequestHandler):
     def do_HEAD(self):
         self.do_GET(head=True)
 
+    def _refused(self, head: bool = False) -> bool:
+        """A request not addressed to this server, or sent by another site's page: 403."""
+        if not self.server.own_host(self.headers.get("Host")):
+            why = "this server answers only to its own address (Host), not "
+            why += repr(self.headers.get("Host") or "no Host")
+        elif "Origin" in self.headers and not self.server.own_origin(self.headers["Origin"]):
+            why = f"requests from other sites ({self.headers['Origin']!r}) are refused"
+        else:
+            return False
+        self._send(403, f"forbidden: {why}\n", "text/plain; charset=utf-8", head)
+        return True
+
     def do_GET(self, head: bool = False):
+        if self._refused(head):
+            return None
         path = unquote(urlsplit(self.path).path)
         try:
             if path == "/":
@@ -85,6 +170,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
+        # no other site may embed what is served here, in a frame or as an image
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        self.send_header("X-Frame-Options", "SAMEORIGIN")
         self.end_headers()
         if not head:
             self.wfile.write(data)
@@ -150,6 +238,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Connection", "close")
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
         self.end_headers()
         self.close_connection = True
         service = self.server.service
