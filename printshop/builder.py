@@ -36,22 +36,28 @@ def check_project(source: Path, names: list[str] | None = None,
     from printshop.project import Project
 
     started = time.monotonic()
-    project = Project.load(source)
+    project = Project.load(source, keep_going=True)
     products = load_products(project, names, profile=profile)
     ctx = BuildContext(project=project, paper=paper)
     _check_all(products, ctx)
-    return BuildReport(warnings=ctx.warnings, products=products,
+    return BuildReport(warnings=ctx.warnings, products=[p for p in products
+                                                         if not p.provisional],
                        seconds=time.monotonic() - started)
 
 
-def _check_all(products: list[Product], ctx: BuildContext) -> None:
+def _check_all(products: list, ctx) -> None:
+    """Every product checked, whatever the others found; every problem of the project
+    (its manifest, tables, products, chapters, templates …) raised together, with the
+    warnings found on the way."""
     problems = Problems()
     for product in products:
         try:
             product.check(ctx)
         except PrintshopError as exc:
             problems.extend(exc)
-    problems.raise_if_any()
+            ctx.warnings.extend(w for w in exc.warnings if w not in ctx.warnings)
+    problems.items.extend(ctx.project.problems.items)
+    problems.raise_if_any(ctx.warnings)
 
 
 def build_project(source: Path, out: Path, names: list[str] | None = None,
@@ -117,8 +123,13 @@ def _plan(source: Path, out: Path, names, key_options: dict, force: bool,
         from printshop.products import load_products
         from printshop.project import Project
 
-        project = Project.load(source)  # a foreign manuscript, or names to complain about
-        load_products(project, names, profile=profile)  # unknown names, bad entries
+        # a foreign manuscript, or names to complain about
+        project = Project.load(source, keep_going=True)
+        products = load_products(project, names, profile=profile)  # unknown names, bad entries
+        if project.problems:
+            from printshop.products import BuildContext
+
+            _check_all(products, BuildContext(project=project, paper=None))
         raw = {"products": dict(project.manifest.products),
                "settings": project.manifest.model_dump(exclude={"products"})}
         manifest_path = project.manifest_path
@@ -190,9 +201,12 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
         from printshop.render.chunks import ChunkCache
 
         names = [item.name for item in plan.stale]
-        project = plan.project or Project.load(plan.cache.root)
+        project = plan.project or Project.load(plan.cache.root, keep_going=True)
         products = load_products(project, names, profile=profile, overrides={
             n: plan.entries[n] for n in names})
+        if project.problems:   # nothing is built: every product checked, all reported
+            _check_all(products, BuildContext(project=project, paper=paper, strict=strict,
+                                              **context_options))
     except BaseException:
         if own_renderer:
             renderer.pool.close()
@@ -258,6 +272,7 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     outputs: dict[str, dict[str, bytes]] = {p.name: {} for p in products}
     failures: dict[str, BaseException] = {}
     checked: set[str] = set()
+    failed: set[str] = set()
     check_problems = Problems()
     check_failure: list[BaseException] = []   # a check that failed unexpectedly
     todo = list(products)
@@ -287,17 +302,25 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
             except PrintshopError as exc:
                 with lock:
                     check_problems.extend(exc)
+                    failed.add(product.name)
+                    warnings[product.name].extend(w for w in exc.warnings
+                                                  if w not in warnings[product.name])
             except BaseException as exc:
                 with lock:
                     check_failure.append(exc)
             with lock:
+                # a table that failed to load (reported with the project's problems)
+                # stops the build as a product's own problems do
+                check_problems.items.extend(p for p in ctx.project.problems.items
+                                            if p not in check_problems.items)
                 checked.add(product.name)
                 lock.notify_all()
 
     def next_product():
         nonlocal running
         with lock:
-            while todo and not failures and not check_problems and not check_failure:
+            while todo and not failures and not check_problems and not check_failure \
+                    and not failed:
                 # what another waits for first, so that one does not start last
                 ready = sorted((p for p in todo if p.name in checked
                                 and waits_for[p.name] <= done),
@@ -335,14 +358,17 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
         thread.join()
     if check_failure:
         raise check_failure[0]
-    check_problems.raise_if_any()
+    every_warning = [w for p in products for w in warnings[p.name]]
+    check_problems.raise_if_any(every_warning)
+    if failed:   # stopped by problems reported already
+        raise PrintshopError([], every_warning)
     if failures:
         ordered = [failures[p.name] for p in products if p.name in failures]
         if all(isinstance(f, PrintshopError) for f in ordered):
             problems = Problems()
             for failure in ordered:
                 problems.extend(failure)
-            problems.raise_if_any()
+            problems.raise_if_any(every_warning)
         raise next(f for f in ordered if not isinstance(f, PrintshopError))
     # the files in the manifest's order, whichever product finished first
     output.files = {name: data for p in products for name, data in outputs[p.name].items()}

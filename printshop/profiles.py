@@ -8,7 +8,6 @@ variant, links and bookmarks; `printshop.preflight` reads it to check the file m
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,8 +157,10 @@ def _load(path: Path) -> dict[str, PrintProfile]:
 
 
 def unknown_profile_message(name: str, profiles: dict[str, PrintProfile]) -> str:
-    close = difflib.get_close_matches(name, list(profiles), n=1)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    from printshop.source.choices import close_match
+
+    close = close_match(name, profiles)
+    hint = f" (did you mean '{close}'?)" if close else ""
     return (f"unknown print profile '{name}'{hint}; profiles: {', '.join(profiles)} (a "
             f"project adds its own in {PROJECT_PROFILES_NAME})")
 
@@ -167,7 +168,9 @@ def unknown_profile_message(name: str, profiles: dict[str, PrintProfile]) -> str
 def get_profile(name: str | None, project_root: Path | None = None,
                 where: tuple[Path | str, int | None] | None = None) -> PrintProfile:
     profiles = load_profiles(project_root)
-    name = name or DEFAULT_PROFILE
+    from printshop.source.choices import fold_case
+
+    name = fold_case(name or DEFAULT_PROFILE, profiles)   # DTRPG-Book is dtrpg-book
     if name not in profiles:
         place, line = where or ("--profile", None)
         raise PrintshopError.at(place, unknown_profile_message(name, profiles), line)

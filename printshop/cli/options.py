@@ -13,6 +13,25 @@ import click
 PAPERS = ("letter", "a4", "a5", "a3", "digest")
 
 
+class Choice(click.Choice):
+    """A closed set on the command line: any case (`--paper A4`), and a "did you mean"
+    for a value that is not in it."""
+
+    def __init__(self, choices, case_sensitive: bool = False):
+        super().__init__(choices, case_sensitive=case_sensitive)
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            from printshop.source.choices import close_match
+
+            guess = close_match(str(value), [str(c) for c in self.choices])
+            hint = f": did you mean '{guess}'?" if guess else ""
+            self.fail(f"'{value}' is not one of {', '.join(map(str, self.choices))}{hint}",
+                      param, ctx)
+
+
 def default_source() -> Path:
     return Path("rules-src") if Path("rules-src").is_dir() else Path(".")
 
@@ -35,10 +54,10 @@ def card_print_options(function, with_format: bool = True):
     """--layout, --flip, --card-size, --guides, --format, --bleed for card products, passed
     on as one `card_options` dict (only the options given)."""
     options = [
-        click.option("--layout", type=click.Choice(["home", "foldover", "printshop"]),
+        click.option("--layout", type=Choice(["home", "foldover", "printshop"]),
                      default=None, help="Cards: home (duplex sheets, the default), foldover "
                      "(fold each sheet in half) or printshop (one card a page, 3 mm bleed)."),
-        click.option("--flip", type=click.Choice(["long", "short"]), default=None,
+        click.option("--flip", type=Choice(["long", "short"]), default=None,
                      help="Cards, home layout: how your duplex printer turns the sheet "
                      "(default long)."),
         click.option("--card-size", "card_size", metavar="SIZE", default=None,
@@ -50,7 +69,7 @@ def card_print_options(function, with_format: bool = True):
     ]
     if with_format:
         options.append(click.option(
-            "--format", "card_formats", type=click.Choice(["pdf", "png"]), multiple=True,
+            "--format", "card_formats", type=Choice(["pdf", "png"]), multiple=True,
             help="Cards: pdf and/or png (one 300 dpi image per card face, in a folder named "
                  "after the product). Repeatable."))
     options.append(click.option(

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from printshop.cli.options import (PAPERS, card_print_options, debug_option, default_source,
-                                   source_option)
-from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_problems,
-                                    handle_errors)
+from printshop.cli.options import (PAPERS, Choice, card_print_options, debug_option,
+                                   default_source, source_option)
+from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_warnings,
+                                    handle_errors, stderr_colour)
 
 
 @click.command(epilog="""\b
@@ -28,7 +28,7 @@ Examples:
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
               help="Output folder (default: ./build, or DIR/build with --source DIR). Any "
                    "other place must be named here.")
-@click.option("--paper", type=click.Choice(PAPERS), default=None,
+@click.option("--paper", type=Choice(PAPERS), default=None,
               help="Paper for every product (default: each product's, else the manifest's).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--profile", "profile", default=None, metavar="NAME",
@@ -73,7 +73,7 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, f
                            profile=profile,
                            # only when something is rendered: a no-op build stays fast
                            before_render=lambda: check_system_libraries(quiet))
-    echo_problems(report.warnings, prefix="warning: ")
+    echo_warnings(report.warnings)
     if not quiet:
         for path in report.written:
             click.echo(f"wrote {path}")
@@ -137,7 +137,8 @@ def serve(products, source, out, port, host, jobs, debug):
     def log(message: str) -> None:
         click.echo(message, err=True)
 
-    run(source or default_source(), out, list(products) or None, host, port, jobs, log)
+    run(source or default_source(), out, list(products) or None, host, port, jobs, log,
+        stderr_colour())
 
 
 @click.command(epilog="""\b
@@ -159,7 +160,7 @@ def check(products, source, strict, profile, debug):
 
     report = check_project(source or default_source(), list(products) or None,
                            profile=profile)
-    echo_problems(report.warnings, prefix="warning: ")
+    echo_warnings(report.warnings)
     if strict and report.warnings:
         click.echo(f"printshop: {len(report.warnings)} warning(s) and --strict", err=True)
         sys.exit(EXIT_BAD_INPUT)

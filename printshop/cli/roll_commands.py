@@ -9,9 +9,9 @@ from pathlib import Path
 
 import click
 
-from printshop.cli.options import (PAPERS, card_print_options, debug_option, default_source,
-                                   source_option)
-from printshop.cli.problems import check_system_libraries, echo_problems, handle_errors
+from printshop.cli.options import (PAPERS, Choice, card_print_options, debug_option,
+                                   default_source, source_option)
+from printshop.cli.problems import check_system_libraries, echo_warnings, handle_errors
 from printshop.errors import PrintshopError
 
 
@@ -36,14 +36,14 @@ Examples:
               help="Same seed, same hirelings (default: a fresh seed, printed).")
 @click.option("--tier", type=int, default=None,
               help="Only this tier (default: tiers drawn by their chance of finding).")
-@click.option("--format", "output_format", type=click.Choice(["pdf", "json", "png"]),
+@click.option("--format", "output_format", type=Choice(["pdf", "json", "png"]),
               default="pdf", show_default=True)
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="PATH",
               help="File (pdf, json; - is standard output for json) or folder (png). "
                    "Default: build/hirelings-SEED.pdf, .json or build/hirelings-SEED/.")
 @click.option("--deck", default="hirelings", show_default=True,
               help="The hireling deck file (decks/DECK.yaml): look, size and settings.")
-@click.option("--paper", type=click.Choice(PAPERS), default=None,
+@click.option("--paper", type=Choice(PAPERS), default=None,
               help="Paper (default: the manifest's).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
@@ -89,7 +89,7 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
     written, rolled, warnings = roll_hireling_pack(
         source or default_source(), seed, count, tier, output_format, out, paper,
         card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict)
-    echo_problems(warnings, prefix="warning: ")
+    echo_warnings(warnings)
     if not quiet:
         where = written[0].parent if output_format == "png" else written[0]
         click.echo(f"wrote {where} ({len(rolled)} hireling{'s' if len(rolled) != 1 else ''}, "
@@ -115,14 +115,14 @@ Examples:
 @click.option("--class", "classes", default=None, metavar="LIST",
               help="Only these classes, comma-separated: ids or words of them (fighter, "
                    "thief, dwarf, human, magic-user, …).")
-@click.option("--class-table", type=click.Choice(["guide", "flat"]), default="guide",
+@click.option("--class-table", type=Choice(["guide", "flat"]), default="guide",
               show_default=True,
               help="guide: the Player's Guide's 3d6 roll; flat: every class equally likely.")
-@click.option("--paper", type=click.Choice(["letter", "a4"]), default=None,
+@click.option("--paper", type=Choice(["letter", "a4"]), default=None,
               help="Paper (default: the manifest's).")
 @click.option("--backs", is_flag=True,
               help="Add a tombstone back to every sheet (print double-sided, long edge).")
-@click.option("--format", "fmt", type=click.Choice(["pdf", "html", "json"]), default="pdf",
+@click.option("--format", "fmt", type=Choice(["pdf", "html", "json"]), default="pdf",
               show_default=True)
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="PATH",
               help="Output file, or - for standard output (default: "
@@ -159,7 +159,7 @@ def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt,
         source or default_source(), count=count, seed=seed, classes=classes,
         class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes, jobs=jobs,
         progress=progress, first=first)
-    echo_problems(result.warnings, prefix="warning: ")
+    echo_warnings(result.warnings)
     if to_stdout:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()

@@ -36,7 +36,10 @@ class State:
     files: dict[str, str] = field(default_factory=dict)      # output name → version
     outputs: dict[str, list[str]] = field(default_factory=dict)  # product → its files
     problems: dict[str, list[str]] = field(default_factory=dict)  # product or "" → lines
+    warnings: dict[str, list[str]] = field(default_factory=dict)  # product → lines
     previews: dict[str, dict] = field(default_factory=dict)   # book → its chapter preview
+    titles: dict[str, str] = field(default_factory=dict)      # product → its title
+    pages: dict[str, int] = field(default_factory=dict)       # PDF → its page count
 
     def as_json(self) -> dict:
         lines: list[str] = []
@@ -44,12 +47,16 @@ class State:
             lines += [p for p in product_problems if p not in lines]
         return {"build": self.build, "building": self.building, "products": self.products,
                 "files": self.files, "outputs": self.outputs, "problems": lines,
-                "previews": self.previews}
+                "warnings": {name: list(w) for name, w in self.warnings.items() if w},
+                "titles": self.titles, "pages": self.pages, "previews": self.previews}
 
 
 class BuildService:
     def __init__(self, source: Path, out: Path, names: list[str] | None = None,
-                 jobs: int | None = None, log: Callable[[str], None] = print):
+                 jobs: int | None = None, log: Callable[[str], None] = print,
+                 colour: bool = False):
+        self.colour = colour        # the terminal's problems in colour
+        self._logged: set[str] = set()   # problems said in the terminal, still there
         self.source = Path(source).resolve()
         self.out = Path(out).resolve()
         self.names = names
@@ -139,6 +146,8 @@ class BuildService:
                 self.state.building = True
             try:
                 self._cycle()
+                if not self._is_dirty():
+                    self._forget_fixed()
             finally:
                 with self.changed:
                     self.state.building = self._dirty
@@ -190,7 +199,8 @@ class BuildService:
             project = Project.load(self.source)
             products = load_products(project, self.names)
         except PrintshopError as exc:
-            self._publish("", [str(p) for p in exc.problems])
+            self._say(exc.problems, exc.warnings)
+            self._publish("", self._lines(exc.problems, exc.warnings))
             return None
         except Exception as exc:  # a bug: keep serving, say so
             self._publish("", [_internal(exc)])
@@ -203,6 +213,7 @@ class BuildService:
                         and "pdf" in (getattr(p.options, "formats", None) or [])}
         with self.changed:
             self.state.products = [p.name for p in products]
+            self.state.titles = {p.name: _title(project, p) for p in products}
         return [p.name for p in products]
 
     def _html_first(self, names: list[str]) -> list[str]:
@@ -218,23 +229,50 @@ class BuildService:
                                    overrides=overrides,
                                    progress=lambda m: self.log(f"printshop: {m}"))
         except PrintshopError as exc:
-            lines = [str(p) for p in exc.problems]
-            for line in lines:
-                self.log(line)
-            self.log(f"printshop: {name}: {len(lines)} problem(s); still serving the last "
-                     "good files")
-            self._publish(name, lines)
+            if self._say(exc.problems, exc.warnings):
+                self.log(f"printshop: {name}: {_count(exc.problems, exc.warnings)}; still "
+                         "serving the last good files")
+            self._publish(name, self._lines(exc.problems, exc.warnings))
             return
         except Exception as exc:
             self.log(traceback.format_exc())
             self._publish(name, [_internal(exc)])
             return
-        for warning in report.warnings:
-            self.log(f"warning: {warning}")
+        self._say((), report.warnings)
         if report.built:
             edition = " (HTML edition)" if overrides else ""
             self.log(f"printshop: {name}{edition} built in {time.monotonic() - started:.1f} s")
-        self._publish(name, [], overrides is None)
+        self._publish(name, [], overrides is None,
+                      warnings=self._lines((), report.warnings))
+
+    # --- problems: one format, each said once --------------------------------------------------
+    def _lines(self, errors, warnings) -> list[str]:
+        from printshop.diagnostics import render_all
+
+        return render_all(errors, warnings)
+
+    def _say(self, errors, warnings) -> bool:
+        """Problems in the terminal, in colour there, each once while it lasts: the HTML
+        edition, the whole product and every product that reads the same table find the
+        same mistake, and a save that changes nothing else says nothing again."""
+        from printshop.diagnostics import render_all
+
+        plain = self._lines(errors, warnings)
+        shown = render_all(errors, warnings, self.colour)
+        new = False
+        for key, text in zip(plain, shown):
+            if key not in self._logged:
+                self._logged.add(key)
+                self.log(text)
+                new = True
+        return new
+
+    def _forget_fixed(self) -> None:
+        """A problem gone from every product may be said again when it comes back."""
+        with self.changed:
+            current = {line for lines in self.state.problems.values() for line in lines}
+            current |= {line for lines in self.state.warnings.values() for line in lines}
+        self._logged &= current
 
     # --- a saved chapter alone, before the whole book ------------------------------------------
     def _saved_chapters(self, names: list[str], saved: set[str]):
@@ -306,7 +344,8 @@ class BuildService:
             self.state.build += 1
             self.changed.notify_all()
 
-    def _publish(self, name: str, problems: list[str], full: bool = False) -> None:
+    def _publish(self, name: str, problems: list[str], full: bool = False,
+                 warnings: list[str] | None = None) -> None:
         files = dict(self.state.files)
         outputs = dict(self.state.outputs)
         if name and full:
@@ -316,9 +355,17 @@ class BuildService:
             version = _version(self.out / output)
             if version:
                 files[output] = version
+        pages = {f: n for f, n in self.state.pages.items() if f in files}
+        for output in files:
+            if output.endswith(".pdf") and files[output] != self.state.files.get(output):
+                pages[output] = _page_count(self.out / output)
         with self.changed:
             changed = (files != self.state.files or outputs != self.state.outputs
                        or problems != self.state.problems.get(name, []))
+            if warnings is not None and warnings != self.state.warnings.get(name, []):
+                self.state.warnings[name] = warnings
+                changed = True
+            self.state.pages = {f: n for f, n in pages.items() if n}
             self.state.files, self.state.outputs = files, outputs
             if problems:
                 self.state.problems[name] = problems
@@ -339,6 +386,33 @@ class BuildService:
             return sorted(json.loads(entry.read_text(encoding="utf-8"))["outputs"])
         except (OSError, ValueError, KeyError):
             return []
+
+
+def _title(project, product) -> str:
+    """What the index calls a product: its own title, else the game's (a book), else its
+    name."""
+    own = getattr(product.options, "title", None)
+    if own:
+        return own
+    if product.kind == "guide":
+        return project.title
+    return product.name.replace("-", " ").capitalize()
+
+
+def _page_count(path: Path) -> int | None:
+    try:   # pikepdf, not pdfium: the server's thread renders pages with pdfium meanwhile
+        import pikepdf
+
+        with pikepdf.open(path) as document:
+            return len(document.pages)
+    except Exception:   # noqa: BLE001 - a file replaced meanwhile: counted next time
+        return None
+
+
+def _count(errors, warnings) -> str:
+    from printshop.diagnostics import summary
+
+    return summary(len(set(errors)), len(set(warnings) - set(errors)))
 
 
 def _version(path: Path) -> str | None:

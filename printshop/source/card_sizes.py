@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,14 +60,19 @@ def _load(path: Path) -> dict[str, CardSize]:
 
 
 def unknown_size_message(name: str, sizes: dict[str, CardSize]) -> str:
-    close = difflib.get_close_matches(name, list(sizes), n=1)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    from printshop.source.choices import close_match
+
+    close = close_match(name, sizes)
+    hint = f" (did you mean '{close}'?)" if close else ""
     return (f"unknown card size '{name}'{hint}; sizes: {', '.join(sizes)} (a project adds "
             f"its own in {PROJECT_SIZES_NAME})")
 
 
 def card_size(name: str, sizes: dict[str, CardSize], where: Path | str,
               line: int | None = None, column: int | None = None) -> CardSize:
+    from printshop.source.choices import fold_case
+
+    name = fold_case(name, sizes)   # Poker is poker
     if name not in sizes:
         raise PrintshopError.at(where, unknown_size_message(name, sizes), line, column)
     return sizes[name]

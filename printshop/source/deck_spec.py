@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from printshop.source.card_sizes import CardSize
 from printshop.source.schema import Strict
@@ -30,6 +30,11 @@ class DeckBack(Strict):
     subtitle: str | None = None
     emblem: str = Field(pattern=r"^[a-z][a-z0-9-]*$")  # templates/cards/emblems/NAME.svg
     template: str = "cards/back.html.j2"
+
+    @field_validator("emblem", mode="before")
+    @classmethod
+    def _any_case(cls, value):   # emblem files are named in lower case: Torch is torch
+        return value.lower() if isinstance(value, str) else value
 
 
 class DeckFace(Strict):

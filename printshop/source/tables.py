@@ -341,8 +341,9 @@ def _ranges(values: list[int]) -> str:
     return ", ".join(parts)
 
 
-def load_tables(folder: Path) -> dict[str, Table]:
-    """Every `*.yaml` table in `folder` (special data files excluded), problems together."""
+def load_tables(folder: Path, keep: Problems | None = None) -> dict[str, Table]:
+    """Every `*.yaml` table in `folder` (special data files excluded), problems together:
+    raised, or with `keep` added to it and the tables that loaded returned."""
     tables: dict[str, Table] = {}
     problems = Problems()
     if not folder.is_dir():
@@ -359,6 +360,9 @@ def load_tables(folder: Path) -> dict[str, Table]:
             if row.then and row.then not in tables:
                 problems.add(table.path, f"then: no table '{row.then}' in {folder.name}/",
                              row.line)
+    if keep is not None:
+        keep.items.extend(problems.items)
+        return tables
     problems.raise_if_any()
     return tables
 

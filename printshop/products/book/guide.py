@@ -58,14 +58,18 @@ class Guide(Product):
         if not files:
             raise PrintshopError.at(project.root / self.options.chapters,
                                     "no Markdown chapters (*.md) here")
+        problems = Problems()
         if not project.is_foreign:
             project.tables  # noqa: B018  (load now: table errors come before chapter errors)
-            project.classes  # noqa: B018
+            try:
+                project.classes  # noqa: B018
+            except PrintshopError as exc:   # reported with the chapters' problems
+                problems.extend(exc)
         reader = MarkdownReader(project.root, project.read_roots, html=project.html_mode,
                                 directive_check=self._check_directive)
-        problems = Problems()
         manuscript = reader.read(files, problems)
-        problems.raise_if_any()
+        # the chapters' warnings (a dangling link …) with their errors: one run shows all
+        problems.raise_if_any(reader.warnings.items)
         return manuscript, reader
 
     def _check_directive(self, name: str, argument: str, attrs: dict) -> str | None:
@@ -87,21 +91,40 @@ class Guide(Product):
         return None
 
     def check(self, ctx: BuildContext) -> None:
-        self._checked = self.read()   # what the build composes, in the same build
-        manuscript = self._checked[0]
+        """The chapters, the templates, the stylesheets and the blank sheet, each checked
+        whatever the others found: their problems raised together."""
+        problems = Problems()
+        warnings = []
+        try:
+            self._checked = self.read()   # what the build composes, in the same build
+        except PrintshopError as exc:
+            problems.extend(exc)
+            warnings = exc.warnings
+            self._checked = None
         env = jinja_environment(self.project)
         for name in (self.options.template, "partials/table.html.j2", "partials/class.html.j2"):
             try:
                 env.get_template(name)
             except Exception as exc:
-                raise _template_problem(env, name, exc) from None
-        check_stylesheets(ctx, self.project, self.options.stylesheets)
-        check_stylesheets(ctx, self.project, self.options.screen_stylesheets)
-        if self.options.blank_sheet:
-            from printshop.products.characters.blank_sheet import blank_sheet_product
+                problems.extend(_template_problem(env, name, exc))
+        for step in (lambda: check_stylesheets(ctx, self.project, self.options.stylesheets),
+                     lambda: check_stylesheets(ctx, self.project,
+                                               self.options.screen_stylesheets),
+                     self._check_blank_sheet(ctx)):
+            try:
+                step()
+            except PrintshopError as exc:
+                problems.extend(exc)
+        problems.raise_if_any(warnings)
+        self._warn_unprinted_tables(ctx, self._checked[0])
 
-            blank_sheet_product(self.project).check(ctx)
-        self._warn_unprinted_tables(ctx, manuscript)
+    def _check_blank_sheet(self, ctx: BuildContext):
+        def check() -> None:
+            if self.options.blank_sheet:
+                from printshop.products.characters.blank_sheet import blank_sheet_product
+
+                blank_sheet_product(self.project).check(ctx)
+        return check
 
     def _warn_unprinted_tables(self, ctx: BuildContext, manuscript: Manuscript) -> None:
         for warning in manuscript.warnings:

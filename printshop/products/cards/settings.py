@@ -101,6 +101,9 @@ def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) ->
             size_where = ("--card-size", None)
         else:
             size_where = manifest_where(product, "size")
+        from printshop.source.choices import fold_case
+
+        size_name = fold_case(size_name, sizes)   # Poker is poker
         if size_name not in sizes:
             problems.add(size_where[0], unknown_size_message(size_name, sizes), size_where[1])
         else:
@@ -135,6 +138,18 @@ def manifest_where(product: Product, key: str) -> tuple[str, int | None]:
         return ("printshop.yaml", None)
     doc = load_yaml(path)
     return (display_path(path), doc.pos(("products", product.name, key)).line)
+
+
+def manifest_pos(product: Product, *loc) -> tuple[str, int | None, int | None]:
+    """Where a value of the product's manifest entry is: (file, line, column)."""
+    from printshop.errors import display_path
+    from printshop.source.yamlfile import load_yaml
+
+    path = product.project.manifest_path
+    if path is None:
+        return ("printshop.yaml", None, None)
+    pos = load_yaml(path).pos(("products", product.name, *loc))
+    return (display_path(path), pos.line, pos.column)
 
 
 def impose_groups(groups: list[DeckGroup], settings: Settings, problems: Problems) -> None:
