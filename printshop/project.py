@@ -97,8 +97,14 @@ class Project:
             manifest.products.update(cls._book_product(root))
             return project
         if not any(_markdown_files(root)):
-            raise PrintshopError.at(root, f"no {MANIFEST_NAME} and no Markdown files here: "
-                                    "nothing to build")
+            import shlex
+
+            from printshop.errors import display_path
+
+            raise PrintshopError.at(root, f"no {MANIFEST_NAME} here or in a folder above, and "
+                                    "no Markdown files: nothing to build (`printshop new "
+                                    f"{shlex.quote(display_path(root))}` starts a game "
+                                    "project here)")
         project = cls(root, Manifest(products=cls._book_product(root)), None,
                       problems if keep_going else None)
         project.manuscript = True

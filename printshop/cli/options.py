@@ -4,6 +4,7 @@ options, the papers."""
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -32,17 +33,87 @@ class Choice(click.Choice):
                       param, ctx)
 
 
+MANIFEST = "printshop.yaml"
+RULES = "rules-src"
+
+
+@dataclass
+class Located:
+    """Where a command works: `source` (the folder with printshop.yaml, or a manuscript's
+    folder) and `home`, the folder whose build/ is the default output."""
+
+    source: Path
+    home: Path
+    note: str | None = None     # said when the manifest is not in the current folder
+
+
+def locate_project(source: Path | None, cwd: Path | None = None) -> Located:
+    """The project a command works on. --source is taken as it is. Otherwise printshop
+    looks in the current folder and then upward (as git, cargo and typst do) for
+    printshop.yaml, or a folder keeping it in rules-src/. With none above, the current
+    folder is a manuscript if it holds Markdown (Project.load says so otherwise)."""
+    if source is not None:
+        return Located(Path(source), Path(source))
+    cwd = Path(cwd or Path.cwd())
+    here = cwd.resolve()
+    for folder in (here, *here.parents):
+        for project in (folder, folder / RULES):
+            if (project / MANIFEST).is_file():
+                if project in (here, here / RULES):   # the usual places: no need to say
+                    return Located(_shown(project, here, cwd), _shown(folder, here, cwd))
+                shown = _shown(project / MANIFEST, here, cwd)
+                return Located(project, folder,
+                               f"printshop: using {shown} (the project in {folder})")
+    below = sorted({p.parent.parent if p.parent.name == RULES else p.parent
+                    for pattern in (f"*/{MANIFEST}", f"*/{RULES}/{MANIFEST}")
+                    for p in here.glob(pattern)})
+    if below and not _has_markdown(here):
+        from printshop.errors import PrintshopError
+
+        names = ", ".join(f"{p.name}/" for p in below)
+        first = below[0].name
+        raise PrintshopError.at(".", f"no {MANIFEST} here or in any folder above; the "
+                                f"project{'s' if len(below) > 1 else ''} in {names} "
+                                f"{'have' if len(below) > 1 else 'has'} one: cd {first} "
+                                f"(or --source {first})")
+    return Located(Path("."), Path("."))
+
+
+def _shown(path: Path, here: Path, cwd: Path) -> Path:
+    """A path as short as it can be said: relative to the current folder."""
+    try:
+        relative = path.relative_to(here)
+        return Path(".") / relative if str(relative) != "." else Path(".")
+    except ValueError:
+        import os
+
+        return Path(os.path.relpath(path, here))
+
+
+def _has_markdown(folder: Path) -> bool:
+    return any(True for _ in folder.glob("*.md"))
+
+
 def default_source() -> Path:
-    return Path("rules-src") if Path("rules-src").is_dir() else Path(".")
+    """The project folder of the current folder (see locate_project)."""
+    return locate_project(None).source
+
+
+def project_folder(source: Path | None, quiet: bool = False) -> Located:
+    """locate_project, saying which printshop.yaml is used when it is not here."""
+    located = locate_project(source)
+    if located.note and not quiet:
+        click.echo(located.note, err=True)
+    return located
 
 
 def source_option(function):
     return click.option("--source", "source", type=click.Path(path_type=Path),
                         default=None, metavar="DIR",
-                        help="Project folder (default: ./rules-src if it exists, else .): "
-                             "the one with printshop.yaml, or a folder that keeps it in "
-                             "rules-src/. A folder of Markdown files with no manifest builds "
-                             "as a book.")(
+                        help="Project folder: the one with printshop.yaml, or a folder "
+                             "that keeps it in rules-src/ (default: the first found here "
+                             "or in a folder above). A folder of Markdown files with no "
+                             "manifest builds as a book.")(
         function)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from printshop.cli.options import debug_option, default_source, source_option
+from printshop.cli.options import debug_option, locate_project, source_option
 from printshop.cli.problems import handle_errors
 from printshop.errors import PrintshopError
 
@@ -42,7 +42,10 @@ def preflight(pdf, profile_name, card_size, as_json, source, debug):
 
     # the project's print profiles, card sizes and ICC files: its folder as `build` reads
     # it (one with printshop.yaml, a folder keeping it in rules-src/, or a manuscript)
-    root = rules_folder(source or default_source())
+    try:
+        root = rules_folder(locate_project(source).source)
+    except PrintshopError:   # no project here: printshop's own profiles
+        root = Path(".")
     root = root if root.is_dir() else None
     profile = get_profile(profile_name, root)
     if not pdf.is_file():

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from printshop.cli.options import (PAPERS, Choice, card_print_options, debug_option,
-                                   default_source, source_option)
+                                   project_folder, source_option)
 from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_warnings,
                                     handle_errors, stderr_colour)
 
@@ -64,9 +64,10 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, f
         if not quiet:
             click.echo(f"printshop: {message}", err=True)
 
+    located = project_folder(source, quiet)
     if out is None:  # never write outside the project unless the user says where
-        out = Path(source) / "build" if source is not None else Path("build")
-    report = build_project(source or default_source(), out, list(products) or None,
+        out = located.home / "build"
+    report = build_project(located.source, out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
                            uncompressed=uncompressed, timeout=timeout, force=force,
                            context_options={"card_options": card_options},
@@ -131,13 +132,14 @@ def serve(products, source, out, port, host, jobs, debug):
     from printshop.serve import run
 
     check_system_libraries()
+    located = project_folder(source)
     if out is None:
-        out = Path(source) / "build" if source is not None else Path("build")
+        out = located.home / "build"
 
     def log(message: str) -> None:
         click.echo(message, err=True)
 
-    run(source or default_source(), out, list(products) or None, host, port, jobs, log,
+    run(located.source, out, list(products) or None, host, port, jobs, log,
         stderr_colour())
 
 
@@ -158,7 +160,7 @@ def check(products, source, strict, profile, debug):
     """Validate the source (YAML, tables, Markdown, templates) without rendering."""
     from printshop.builder import check_project
 
-    report = check_project(source or default_source(), list(products) or None,
+    report = check_project(project_folder(source).source, list(products) or None,
                            profile=profile)
     echo_warnings(report.warnings)
     if strict and report.warnings:

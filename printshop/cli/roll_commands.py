@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from printshop.cli.options import (PAPERS, Choice, card_print_options, debug_option,
-                                   default_source, source_option)
+                                   project_folder, source_option)
 from printshop.cli.problems import check_system_libraries, echo_warnings, handle_errors
 from printshop.errors import PrintshopError
 
@@ -70,12 +70,13 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
         if not quiet:
             click.echo(f"printshop: {message}", err=True)
 
+    located = project_folder(source, quiet)
     if output_format == "json" and out is not None and str(out) == "-":
         from printshop.project import Project
         from printshop.roll.hirelings import hireling_tables, roll_hirelings
         from printshop.source.decks import load_deck
 
-        project = Project.load(source or default_source())
+        project = Project.load(located.source)
         loaded = load_deck(project, deck, where=("--deck", None))
         if loaded.spec.hirelings is None:
             raise PrintshopError.at("--deck", f"deck '{deck}' is not a hireling deck")
@@ -87,8 +88,9 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
         return
     check_system_libraries(quiet)
     written, rolled, warnings = roll_hireling_pack(
-        source or default_source(), seed, count, tier, output_format, out, paper,
-        card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict)
+        located.source, seed, count, tier, output_format, out, paper,
+        card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict,
+        out_dir=located.home / "build")
     echo_warnings(warnings)
     if not quiet:
         where = written[0].parent if output_format == "png" else written[0]
@@ -155,8 +157,9 @@ def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt,
         to_stdout = False
     if fmt != "json":
         check_system_libraries(quiet)
+    located = project_folder(source, quiet)
     result = roll_characters_to_bytes(
-        source or default_source(), count=count, seed=seed, classes=classes,
+        located.source, count=count, seed=seed, classes=classes,
         class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes, jobs=jobs,
         progress=progress, first=first)
     echo_warnings(result.warnings)
@@ -166,7 +169,7 @@ def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt,
         return
     from printshop.output import write_atomic
 
-    target = out or Path("build") / result.default_name
+    target = out or located.home / "build" / result.default_name
     target.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(target, result.data)
     if not quiet:
