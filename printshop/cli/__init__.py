@@ -1,4 +1,4 @@
-"""The command line: printshop build | check | new | preflight | roll | serve.
+"""The command line: printshop build | check | kit | new | preflight | roll | serve.
 
 The group and --version are here; each command is in the module named for what it does
 (project_commands, preflight_command, roll_commands), and the options and error reporting
@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from printshop import __version__
+from printshop.cli.kit_command import kit
 from printshop.cli.preflight_command import preflight
 from printshop.cli.project_commands import build, check, new, serve
 from printshop.cli.roll_commands import roll
@@ -55,6 +56,7 @@ cli.add_command(build)
 cli.add_command(serve)
 cli.add_command(check)
 cli.add_command(new)
+cli.add_command(kit)
 cli.add_command(preflight)
 cli.add_command(roll)
 

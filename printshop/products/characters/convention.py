@@ -80,7 +80,12 @@ class Convention(Product):
             large_ok=True)
 
     # --- inputs ------------------------------------------------------------------------------
+    cli_flags: dict[str, str] | None = None   # `printshop kit`: problems name its flags
+
     def _at(self, option, message: str) -> Problem:
+        if self.cli_flags is not None:
+            key = option[0] if isinstance(option, tuple) else option
+            return Problem(self.cli_flags.get(key, f"--{key}"), message)
         loc = ("products", self.name) + (option if isinstance(option, tuple) else (option,))
         path = self.project.manifest_path
         if path is None:
