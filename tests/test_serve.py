@@ -298,6 +298,80 @@ def test_a_saved_chapter_shows_alone_first_then_the_whole_book(browser, preview)
         page.close()
 
 
+def test_the_index_lists_each_product_with_title_first_page_and_pages(browser, preview):
+    from conftest import pdf_reader
+
+    wait_until(lambda: _settled(preview, {"book.pdf", "deck-a.pdf"}), what="a quiet build")
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    try:
+        page.goto(preview.url)
+        page.wait_for_function("document.querySelectorAll('#products .thumb img').length == 3"
+                               " && [...document.querySelectorAll('#products .thumb img')]"
+                               ".every(i => i.complete && i.naturalWidth > 0)",
+                               timeout=30_000)
+        cards = page.locator("#products li.product-card")
+        assert cards.locator(".title").all_inner_texts() == ["Tiny Game", "Deck a", "Deck b"]
+        out = preview.service.out
+        for n, name in enumerate(("book", "deck-a", "deck-b")):
+            pages = len(pdf_reader(out / f"{name}.pdf").pages)
+            assert cards.nth(n).locator(".facts").inner_text() == \
+                f"{name} · {pages} page{'s' if pages != 1 else ''}"
+        width = page.evaluate("document.querySelector('#products .thumb img').naturalWidth")
+        assert width == 184   # Letter at 22 dpi: a thumbnail, not the page
+    finally:
+        page.close()
+
+
+def test_warnings_show_in_the_browser_until_they_are_fixed(browser, preview):
+    """A dangling link is a warning: the terminal says it, and so do the pages (a badge on
+    the index's product and on its own page, the list on click), not 'up to date'."""
+    wait_until(lambda: _settled(preview, {"book.pdf"}), what="a quiet build")
+    chapter = preview.service.source / "guide" / "03-lore.md"
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    try:
+        chapter.write_text(LONG_CHAPTER + "\nSee [[The Lost Vault]].\n")
+        page.goto(preview.url)
+        badge = page.locator("#product-book .badge")
+        badge.wait_for(timeout=60_000)
+        assert badge.inner_text() == "1 warning"
+        assert page.locator("#product-deck-a .badge").count() == 0
+        page.wait_for_function("document.querySelector('#status').textContent == "
+                               "'up to date, 1 warning'", timeout=60_000)
+        listed = page.locator("#warnings-book")
+        assert listed.is_hidden()
+        badge.click()
+        assert listed.is_visible()
+        line = listed.inner_text()
+        assert "03-lore.md:" in line and ": warning: cross-reference [[The Lost Vault]]" in line
+        product = open_preview(browser, preview, "book")
+        try:
+            product.locator("#warnings .badge").click()
+            assert "[[The Lost Vault]]" in product.locator("#warning-list").inner_text()
+            chapter.write_text(LONG_CHAPTER)
+            product.locator("#warnings .badge").wait_for(state="detached", timeout=60_000)
+            assert product.locator("#status").inner_text() in ("up to date", "building…")
+        finally:
+            product.close()
+    finally:
+        chapter.write_text(LONG_CHAPTER)
+        page.close()
+
+
+def test_the_terminal_says_each_problem_once_while_it_lasts(tmp_path):
+    from printshop.errors import Problem
+    from printshop.serve.service import BuildService
+
+    said = []
+    service = BuildService(tmp_path, tmp_path / "build", log=said.append)
+    problem = Problem("tables/omens.yaml", "this [ is never closed", 8, 7)
+    for _ in range(3):   # the HTML edition, the whole product, another product
+        service._say([problem], [])
+    assert said == ["tables/omens.yaml:8:7: error: this [ is never closed"]
+    service._forget_fixed()      # fixed (no product has it now): said again if it returns
+    service._say([problem], [])
+    assert len(said) == 2
+
+
 def test_a_chapter_preview_is_served_only_while_there_is_one(preview):
     wait_until(lambda: _settled(preview, {"book.pdf"}), what="a quiet build")
     assert get(preview, "/_pages/_preview/book.pdf/index.json")[0] == 404

@@ -16,39 +16,15 @@ attempt) is published to listeners (the server's event streams) after every step
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from printshop.cache import CACHE_DIR
-
-
-@dataclass
-class State:
-    build: int = 0                      # completed steps (a file or a problem changed)
-    building: bool = False
-    products: list[str] = field(default_factory=list)
-    files: dict[str, str] = field(default_factory=dict)      # output name → version
-    outputs: dict[str, list[str]] = field(default_factory=dict)  # product → its files
-    problems: dict[str, list[str]] = field(default_factory=dict)  # product or "" → lines
-    warnings: dict[str, list[str]] = field(default_factory=dict)  # product → lines
-    previews: dict[str, dict] = field(default_factory=dict)   # book → its chapter preview
-    titles: dict[str, str] = field(default_factory=dict)      # product → its title
-    pages: dict[str, int] = field(default_factory=dict)       # PDF → its page count
-
-    def as_json(self) -> dict:
-        lines: list[str] = []
-        for product_problems in self.problems.values():
-            lines += [p for p in product_problems if p not in lines]
-        return {"build": self.build, "building": self.building, "products": self.products,
-                "files": self.files, "outputs": self.outputs, "problems": lines,
-                "warnings": {name: list(w) for name, w in self.warnings.items() if w},
-                "titles": self.titles, "pages": self.pages, "previews": self.previews}
+from printshop.serve.state import (State, count_phrase, internal_error, mtime_of, page_count,
+                                   product_title, shown_path, version_of)
 
 
 class BuildService:
@@ -70,6 +46,7 @@ class BuildService:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._renderer = None
+        self._queued: list[dict] = []   # form jobs waiting for the build thread
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
@@ -131,7 +108,7 @@ class BuildService:
         paths = [self.source] + ([BUILTIN_TEMPLATES] if BUILTIN_TEMPLATES.is_dir() else [])
         for changes in watchfiles.watch(*paths, watch_filter=wanted, stop_event=self._stop,
                                         step=50, debounce=1600, raise_interrupt=False):
-            shown = sorted({_shown(p, self.source) for _, p in changes})
+            shown = sorted({shown_path(p, self.source) for _, p in changes})
             self.mark_dirty(", ".join(shown[:5]) + (" …" if len(shown) > 5 else ""),
                             {p for _, p in changes})
 
@@ -139,9 +116,15 @@ class BuildService:
     def _build_loop(self) -> None:
         while not self._stop.is_set():
             with self.changed:
-                self.changed.wait_for(lambda: self._dirty or self._stop.is_set())
+                self.changed.wait_for(lambda: self._dirty or self._queued
+                                      or self._stop.is_set())
                 if self._stop.is_set():
                     return
+                job = self._queued.pop(0) if self._queued else None
+            if job is not None:   # asked for by someone waiting: before a rebuild
+                self._run_job(job)
+                continue
+            with self.changed:
                 self._dirty = False
                 self.state.building = True
             try:
@@ -203,7 +186,7 @@ class BuildService:
             self._publish("", self._lines(exc.problems, exc.warnings))
             return None
         except Exception as exc:  # a bug: keep serving, say so
-            self._publish("", [_internal(exc)])
+            self._publish("", [internal_error(exc)])
             return None
         self._publish("", [])
         self._html_products = {p.name for p in products
@@ -213,7 +196,7 @@ class BuildService:
                         and "pdf" in (getattr(p.options, "formats", None) or [])}
         with self.changed:
             self.state.products = [p.name for p in products]
-            self.state.titles = {p.name: _title(project, p) for p in products}
+            self.state.titles = {p.name: product_title(project, p) for p in products}
         return [p.name for p in products]
 
     def _html_first(self, names: list[str]) -> list[str]:
@@ -230,13 +213,13 @@ class BuildService:
                                    progress=lambda m: self.log(f"printshop: {m}"))
         except PrintshopError as exc:
             if self._say(exc.problems, exc.warnings):
-                self.log(f"printshop: {name}: {_count(exc.problems, exc.warnings)}; still "
+                self.log(f"printshop: {name}: {count_phrase(exc.problems, exc.warnings)}; still "
                          "serving the last good files")
             self._publish(name, self._lines(exc.problems, exc.warnings))
             return
         except Exception as exc:
             self.log(traceback.format_exc())
-            self._publish(name, [_internal(exc)])
+            self._publish(name, [internal_error(exc)])
             return
         self._say((), report.warnings)
         if report.built:
@@ -244,6 +227,55 @@ class BuildService:
             self.log(f"printshop: {name}{edition} built in {time.monotonic() - started:.1f} s")
         self._publish(name, [], overrides is None,
                       warnings=self._lines((), report.warnings))
+
+    # --- the form page's jobs: a pack, a kit ----------------------------------------------------
+    MAX_JOBS_SHOWN = 20
+
+    def submit(self, kind: str, request) -> int | None:
+        """Queue a pack or a kit for the build thread (it uses the warm workers); its id, or
+        None while another is waiting or running (one at a time)."""
+        with self.changed:
+            if self._queued or any(j["status"] in ("queued", "running")
+                                   for j in self.state.jobs):
+                return None
+            number = 1 + max((j["id"] for j in self.state.jobs), default=0)
+            job = {"id": number, "kind": kind, "status": "queued", "files": [], "lines": [],
+                   "problems": []}
+            self.state.jobs = (self.state.jobs + [job])[-self.MAX_JOBS_SHOWN:]
+            self._queued.append({"id": number, "kind": kind, "request": request})
+            self.state.build += 1
+            self.changed.notify_all()
+        return number
+
+    def _job_update(self, number: int, **changes) -> None:
+        with self.changed:
+            self.state.jobs = [{**j, **changes} if j["id"] == number else j
+                               for j in self.state.jobs]
+            self.state.build += 1
+            self.changed.notify_all()
+
+    def _run_job(self, job: dict) -> None:
+        from printshop.errors import PrintshopError
+        from printshop.serve import made_here
+
+        self._job_update(job["id"], status="running")
+        self.log(f"printshop: the form page asked for a {job['kind']}")
+        try:
+            make = made_here.pack if job["kind"] == "pack" else made_here.kit
+            files, lines = make(self.source, self.out, self._renderer, job["request"],
+                                lambda m: self.log(f"printshop: {m}"))
+        except PrintshopError as exc:
+            self._say(exc.problems, exc.warnings)
+            self._job_update(job["id"], status="failed",
+                             problems=self._lines(exc.problems, exc.warnings))
+            return
+        except Exception as exc:   # a bug: keep serving, say so
+            self.log(traceback.format_exc())
+            self._job_update(job["id"], status="failed", problems=[internal_error(exc)])
+            return
+        for line in lines:
+            self.log(f"printshop: {line}")
+        self._job_update(job["id"], status="done", files=files, lines=lines)
 
     # --- problems: one format, each said once --------------------------------------------------
     def _lines(self, errors, warnings) -> list[str]:
@@ -282,7 +314,7 @@ class BuildService:
         from printshop.products.book.preview import PageMap
 
         sources = []
-        for path in sorted(saved, key=_mtime, reverse=True):   # the latest save first
+        for path in sorted(saved, key=mtime_of, reverse=True):   # the latest save first
             try:   # as the book names them: relative to the project's rules folder
                 sources.append(Path(path).resolve().relative_to(self._root).as_posix())
             except ValueError:
@@ -340,7 +372,7 @@ class BuildService:
                 "file": f"{name}.pdf", "source": source, "title": preview.title,
                 "number": preview.number, "first": preview.first_page,
                 "pages": preview.pages, "replaces": list(preview.replaces),
-                "version": _version(target)}
+                "version": version_of(target)}
             self.state.build += 1
             self.changed.notify_all()
 
@@ -352,13 +384,13 @@ class BuildService:
             outputs[name] = self._outputs_of(name)
         for output in [o for names in outputs.values() for o in names] + \
                 [f"{n}.html" for n in getattr(self, "_html_products", ())]:
-            version = _version(self.out / output)
+            version = version_of(self.out / output)
             if version:
                 files[output] = version
         pages = {f: n for f, n in self.state.pages.items() if f in files}
         for output in files:
             if output.endswith(".pdf") and files[output] != self.state.files.get(output):
-                pages[output] = _page_count(self.out / output)
+                pages[output] = page_count(self.out / output)
         with self.changed:
             changed = (files != self.state.files or outputs != self.state.outputs
                        or problems != self.state.problems.get(name, []))
@@ -386,57 +418,3 @@ class BuildService:
             return sorted(json.loads(entry.read_text(encoding="utf-8"))["outputs"])
         except (OSError, ValueError, KeyError):
             return []
-
-
-def _title(project, product) -> str:
-    """What the index calls a product: its own title, else the game's (a book), else its
-    name."""
-    own = getattr(product.options, "title", None)
-    if own:
-        return own
-    if product.kind == "guide":
-        return project.title
-    return product.name.replace("-", " ").capitalize()
-
-
-def _page_count(path: Path) -> int | None:
-    try:   # pikepdf, not pdfium: the server's thread renders pages with pdfium meanwhile
-        import pikepdf
-
-        with pikepdf.open(path) as document:
-            return len(document.pages)
-    except Exception:   # noqa: BLE001 - a file replaced meanwhile: counted next time
-        return None
-
-
-def _count(errors, warnings) -> str:
-    from printshop.diagnostics import summary
-
-    return summary(len(set(errors)), len(set(warnings) - set(errors)))
-
-
-def _version(path: Path) -> str | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return hashlib.sha256(f"{stat.st_mtime_ns}:{stat.st_size}:{stat.st_ino}".encode()) \
-        .hexdigest()[:12]
-
-
-def _mtime(path: str) -> int:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return 0
-
-
-def _shown(path: str, root: Path) -> str:
-    try:
-        return Path(path).relative_to(root).as_posix()
-    except ValueError:
-        return path
-
-
-def _internal(exc: BaseException) -> str:
-    return f"printshop: internal error: {exc.__class__.__name__}: {exc}"

@@ -69,7 +69,7 @@ def kit_entry(project, request: KitRequest) -> tuple[str, dict]:
 
     problems = Problems()
     seed = request.seed or new_pack_seed()
-    name = request.name or f"kit-{seed}"
+    name = request.name or "kit-" + re.sub(r"[^A-Za-z0-9._-]", "-", seed)
     try:
         check_output_name(name, "--name")
     except PrintshopError as exc:
