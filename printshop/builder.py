@@ -235,7 +235,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                 report.warnings.append(warning)
     if strict and report.warnings:
         raise _strict_error(report.warnings)
-    report.written = output.commit()
+    report.written = output.commit(progress)
     report.unchanged = output.unchanged
     chunks.commit()
     chunks.prune()

@@ -48,17 +48,23 @@ class BuildOutput:
             check_output_name(file_name)
             self.files[f"{name}/{file_name}"] = data
 
-    def commit(self) -> list[Path]:
+    def commit(self, progress=None) -> list[Path]:
+        """Every file written (`progress`: how far, as printshop.progress counts)."""
+        from printshop.progress import Counter
+
         self.folder.mkdir(parents=True, exist_ok=True)
         remove_stale_temporaries(self.folder)
         written = []
+        counter = Counter(progress, "writing", sum(map(len, self.files.values())), "MB")
+        counter.unit_scale = 1_000_000
         for name, data in self.files.items():
             target = self.folder / name
             if _same_bytes(target, data):  # keep its time: nothing to reload or re-copy
                 self.unchanged.append(target)
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            written.append(write_atomic(target, data))
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                written.append(write_atomic(target, data))
+            counter.update(step=len(data))
         return written
 
 

@@ -86,8 +86,7 @@ def kit(tables, seats, per_seat, seed, paper, classes, class_table, include, ref
         check_system_libraries(quiet)
         with Renderer(processes=jobs) as renderer:
             built = build_kit(product, ctx, renderer)
-        progress("writing the kit")
-        write_kit(built, out)
+        write_kit(built, out, progress)
     echo_warnings(built.warnings)
     if not quiet:
         if seed is None:

@@ -59,21 +59,19 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, f
     delete); --force ignores it.
     """
     from printshop.builder import build_project
-
-    def progress(message: str) -> None:
-        if not quiet:
-            click.echo(f"printshop: {message}", err=True)
+    from printshop.cli.progress import progress_reporter
 
     located = project_folder(source, quiet)
     if out is None:  # never write outside the project unless the user says where
         out = located.home / "build"
-    report = build_project(located.source, out, list(products) or None,
-                           paper=paper, strict=strict, jobs=jobs, progress=progress,
-                           uncompressed=uncompressed, timeout=timeout, force=force,
-                           context_options={"card_options": card_options},
-                           profile=profile,
-                           # only when something is rendered: a no-op build stays fast
-                           before_render=lambda: check_system_libraries(quiet))
+    with progress_reporter(quiet) as progress:   # a bar on a terminal, else lines
+        report = build_project(located.source, out, list(products) or None,
+                               paper=paper, strict=strict, jobs=jobs, progress=progress,
+                               uncompressed=uncompressed, timeout=timeout, force=force,
+                               context_options={"card_options": card_options},
+                               profile=profile,
+                               # only when something is rendered: a no-op build stays fast
+                               before_render=lambda: check_system_libraries(quiet))
     echo_warnings(report.warnings)
     if not quiet:
         for path in report.written:

@@ -66,10 +66,6 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
         raise PrintshopError.at("--seed", f"'{seed}': use up to 40 letters, digits, '.', '_' "
                                 "and '-' (it is printed on every card and names the file)")
 
-    def progress(message: str) -> None:
-        if not quiet:
-            click.echo(f"printshop: {message}", err=True)
-
     located = project_folder(source, quiet)
     if output_format == "json" and out is not None and str(out) == "-":
         from printshop.project import Project
@@ -86,11 +82,14 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
                                     f"{', '.join(map(str, tables.tier_numbers))})")
         click.echo(hirelings_json(roll_hirelings(tables, seed, count, tier)), nl=False)
         return
+    from printshop.cli.progress import progress_reporter
+
     check_system_libraries(quiet)
-    written, rolled, warnings = roll_hireling_pack(
-        located.source, seed, count, tier, output_format, out, paper,
-        card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict,
-        out_dir=located.home / "build")
+    with progress_reporter(quiet) as progress:
+        written, rolled, warnings = roll_hireling_pack(
+            located.source, seed, count, tier, output_format, out, paper,
+            card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict,
+            out_dir=located.home / "build")
     echo_warnings(warnings)
     if not quiet:
         where = written[0].parent if output_format == "png" else written[0]
@@ -144,11 +143,8 @@ def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt,
     Bad input (a count below 1, an unknown class, a broken table) prints what is wrong and
     writes nothing.
     """
+    from printshop.cli.progress import progress_reporter
     from printshop.products.characters.pack import roll_characters_to_bytes
-
-    def progress(message: str) -> None:
-        if not quiet:
-            click.echo(f"printshop: {message}", err=True)
 
     if out is not None and str(out) == "-":
         out = None
@@ -158,10 +154,11 @@ def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt,
     if fmt != "json":
         check_system_libraries(quiet)
     located = project_folder(source, quiet)
-    result = roll_characters_to_bytes(
-        located.source, count=count, seed=seed, classes=classes,
-        class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes, jobs=jobs,
-        progress=progress, first=first)
+    with progress_reporter(quiet) as progress:
+        result = roll_characters_to_bytes(
+            located.source, count=count, seed=seed, classes=classes,
+            class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes,
+            jobs=jobs, progress=progress, first=first)
     echo_warnings(result.warnings)
     if to_stdout:
         sys.stdout.buffer.write(result.data)

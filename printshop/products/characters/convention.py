@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -173,8 +172,12 @@ class Convention(Product):
                "tables": o.tables, "seats": o.seats, "characters_per_seat": o.characters_per_seat,
                "classes": o.classes, "class_table": o.class_table, "backs": o.backs,
                "reprint": self.reprint_command(), "envelopes": []}
+        from printshop.progress import Counter
+
         files, whole, whole_outline, whole_pages = {}, [], [], 0
         per_character = 2 if o.backs else 1
+        joining = Counter(ctx.progress, f"{self.name}: joining", o.tables + 1, "envelopes",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
         for t, seats in enumerate(seating, start=1):
             parts = [Part("Table cover", [covers[t - 1][0]], covers[t - 1][1])]
             for s, characters in enumerate(seats, start=1):
@@ -215,13 +218,13 @@ class Convention(Product):
             whole += pdfs
             whole_outline += [(f"Table {t}: {label}", whole_pages + p) for label, p in outline]
             whole_pages += page
-            if ctx.progress and o.tables > 1:
-                ctx.progress(f"{self.name}: envelope {t}/{o.tables} assembled")
+            joining.update(t)
         files["kit.json"] = (json.dumps(kit, indent=2, ensure_ascii=False) + "\n").encode()
         output.add_tree(self.name, files)
         output.add(f"{self.name}.pdf", merge_layered_pdfs(
             whole, title=f"{self.project.manifest.title}: {o.title} (seed {o.seed})",
             outline=whole_outline))
+        joining.update(o.tables + 1)   # and the whole kit
         self.pages = whole_pages
 
     # --- rendering ---------------------------------------------------------------------------
@@ -257,21 +260,17 @@ class Convention(Product):
                              (lambda chars=characters, marks=marks: pregens._render(
                                  "sheets", chars, paper, pack, marks=marks))))
 
+        from printshop.progress import Counter
+
         total = self.count
-        started = time.monotonic()
-        state = {"done": 0, "said": started}
         if ctx.progress and total > 20:
             ctx.progress(f"{self.name}: rendering {total} character sheets for "
                          f"{self.options.tables} tables")
+        counter = Counter(ctx.progress, f"{self.name}: rendering", total, "sheets",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
 
         def on_done(index, result) -> None:
-            state["done"] += work[index][2]
-            now = time.monotonic()
-            if ctx.progress and now - started > PROGRESS_AFTER_S and \
-                    (now - state["said"] >= PROGRESS_EVERY_S or state["done"] == total):
-                state["said"] = now
-                ctx.progress(f"{self.name}: {state['done']}/{total} sheets rendered "
-                             f"({now - started:.0f} s)")
+            counter.update(step=work[index][2])
 
         results = ctx.renderer.render(LazyJobs(work, make_job), on_done=on_done)
         if layers:

@@ -175,13 +175,13 @@ def build_kit(product, ctx, renderer) -> BuiltKit:
     return BuiltKit(name, entry["seed"], entry, dict(output.files), kit, ctx.warnings)
 
 
-def write_kit(built: BuiltKit, out: Path) -> list[Path]:
+def write_kit(built: BuiltKit, out: Path, progress=None) -> list[Path]:
     """All the kit's files at once (each to a temporary name, then renamed)."""
     from printshop.output import BuildOutput
 
     output = BuildOutput(out)
     output.files = dict(built.files)
-    output.commit()
+    output.commit(progress)
     return [Path(out) / name for name in built.files]
 
 

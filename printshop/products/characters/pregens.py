@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
@@ -172,16 +171,18 @@ class Pregens(Product):
     # --- rolling -----------------------------------------------------------------------------
     def characters(self, ctx: BuildContext | None = None) -> list[Character]:
         if self._characters is None:
+            from printshop.progress import Counter
+
             rules, allowed = self.rules, self.allowed_classes()
-            started = time.monotonic()
             out = []
             first = self.options.first
+            counter = Counter(ctx.progress if ctx else None, f"{self.name}: rolling",
+                              self.options.count, "characters", quiet_for=PROGRESS_AFTER_S,
+                              every=PROGRESS_EVERY_S)
             for index in range(first, first + self.options.count):
                 out.append(roll_character(rules, self.options.seed, index, allowed))
-                if ctx and ctx.progress and len(out) % 500 == 0 and \
-                        time.monotonic() - started > PROGRESS_AFTER_S:
-                    ctx.progress(f"{self.name}: rolled {len(out)}/{self.options.count} "
-                                 "characters")
+                if len(out) % 100 == 0 or len(out) == self.options.count:
+                    counter.update(len(out))
             self._characters = out
         return self._characters
 
@@ -278,8 +279,13 @@ class Pregens(Product):
         outline = [("Cover and index", 0)]
         outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(n))
                     for n, c in enumerate(characters, start=1)]
+        from printshop.progress import Counter
+
+        joining = Counter(ctx.progress, f"{self.name}: joining", merge.count, "parts",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
         pdf = merge.result(title=f"{pack['game']}: {self.options.title} "
-                                 f"(seed {self.options.seed})", outline=outline)
+                                 f"(seed {self.options.seed})", outline=outline,
+                           counter=joining)
         self.pages = layout.total(len(characters))
         return pdf
 

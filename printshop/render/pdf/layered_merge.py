@@ -215,13 +215,15 @@ class LayeredMerge:
             self._joined += 1
 
     def result(self, title: str | None = None,
-               outline: list[tuple[str, int]] | None = None) -> bytes:
+               outline: list[tuple[str, int]] | None = None, counter=None) -> bytes:
+        """The joined PDF. `counter` (printshop.progress.Counter, of `count` parts) is told
+        as the parts waiting on disk are joined."""
         try:
             if len(self._added) != self.count:
                 raise ValueError(f"{self.count - len(self._added)} parts were never added")
             if self._join is not None:
                 return self._join.finish(title, outline)
-            return merge_layered_pdfs(_OnDisk(Path(self._folder.name), self.count),
+            return merge_layered_pdfs(_OnDisk(Path(self._folder.name), self.count, counter),
                                       title=title, outline=outline)
         finally:
             self.close()
@@ -237,8 +239,8 @@ class _OnDisk:
     """A LayeredMerge's parts as the sequence merge_layered_pdfs takes: read when asked
     for, so no more than a group of them is in memory at once."""
 
-    def __init__(self, folder: Path, count: int):
-        self.folder, self.count = folder, count
+    def __init__(self, folder: Path, count: int, counter=None):
+        self.folder, self.count, self.counter = folder, count, counter
 
     def __len__(self) -> int:
         return self.count
@@ -248,4 +250,6 @@ class _OnDisk:
             return [self[n] for n in range(*index.indices(self.count))]
         if not 0 <= index < self.count:
             raise IndexError(index)
+        if self.counter is not None:
+            self.counter.update(index + 1)
         return (self.folder / f"{index:06d}.pdf").read_bytes()
