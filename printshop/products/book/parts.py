@@ -142,9 +142,9 @@ def render_longest_first(ctx, jobs: list[RenderJob], counter=None) -> list[Rende
     """The jobs' results in order, the longest parts handed to the workers first: a long
     chapter started last would keep one core busy while the other idles."""
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
-    results = ctx.renderer.render([jobs[i] for i in order],
-                                  on_done=(lambda *_: counter.update(step=1)) if counter
-                                  else None)
+    told = {"on_done": lambda *_: counter.update(step=1)} if counter and counter.progress \
+        else {}
+    results = ctx.renderer.render([jobs[i] for i in order], **told)
     out: list = [None] * len(jobs)
     for i, result in zip(order, results):
         out[i] = result
