@@ -32,11 +32,13 @@ class Manifest(Strict):
     """`printshop.yaml`. A manuscript folder's may hold only title, author, paper, fonts:
     without `products` the folder's Markdown is one book."""
 
-    title: str | None = None
-    subtitle: str | None = None
-    author: str | None = None
-    credits: str | None = None
+    title: str | None = None      # the game's title (a project with products needs one)
+    subtitle: str | None = None   # under the title on the book's title page
+    author: str | None = None     # on the title page and in the PDFs' metadata
+    credits: str | None = None    # a line on the title page's back (the colophon)
+    # the language of the text (en, de, pt-BR …): hyphenation, quotes, the PDFs' language
     language: str = Field(default="en", pattern=r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")
+    # every product's paper unless it names its own (--paper overrides both)
     paper: Literal["letter", "a4", "a5", "a3", "digest"] = "letter"
     raw_html: bool = False  # older spelling of `html: trusted`
     # raw HTML in chapters: printed as text, cleaned by an allow-list, or passed through
@@ -46,8 +48,9 @@ class Manifest(Strict):
     # may fonts installed on this machine fill in? (default: yes for a manuscript, no for a
     # game project, whose books must print the same everywhere)
     system_fonts: bool | None = None
+    # a chapter opens on the next page, or on the next right-hand page (a blank before it)
     chapter_start: Literal["page", "recto"] = "page"
-    products: dict[str, dict[str, Any]] = {}
+    products: dict[str, dict[str, Any]] = {}   # product name → its entry (kind and options)
 
 
 class Project:

@@ -80,3 +80,35 @@ def test_an_empty_folder_suggests_printshop_new(tmp_path):
 def test_source_is_taken_as_given(game, tmp_path):
     located = locate_project(game / "guide", cwd=tmp_path)
     assert located.source == game / "guide" and located.note is None
+
+
+# --- shell completion -------------------------------------------------------------------------
+def completions(args: list[str], incomplete: str, cwd) -> list[str]:
+    import os
+
+    from click.shell_completion import BashComplete
+
+    from printshop.cli import cli
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        complete = BashComplete(cli, {}, "printshop", "_PRINTSHOP_COMPLETE")
+        return [item.value for item in complete.get_completions(args, incomplete)]
+    finally:
+        os.chdir(old)
+
+
+def test_product_names_are_completed_from_the_project_found(game):
+    assert completions(["build"], "", game) == ["rules", "omen-deck", "reference"]
+    assert completions(["build"], "o", game / "guide") == ["omen-deck"]
+    assert completions(["serve", "rules"], "", game) == ["omen-deck", "reference"]
+    assert completions(["check", "--source", str(game)], "r", game.parent) == [
+        "rules", "reference"]
+    assert completions(["build"], "", game.parent) == []     # no project: nothing, no error
+
+
+def test_commands_and_options_are_completed(game):
+    assert {"build", "serve", "check", "kit", "new", "roll"} <= set(completions([], "", game))
+    assert "--paper" in completions(["build"], "--pa", game)
+    assert completions(["build", "--paper"], "a", game) == ["a4", "a5", "a3"]

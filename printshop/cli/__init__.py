@@ -37,13 +37,20 @@ def _print_version(ctx) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              epilog="""\b
-Examples:
-  printshop new my-game                   start a new game project in ./my-game
-  printshop build                         build every product into build/
-  printshop build players-guide --paper a4
-  printshop check                         validate the source without rendering
-  printshop serve                         live preview at http://127.0.0.1:8000/
-  printshop build --source ~/my-novel --out /tmp/novel   a folder of Markdown as a book
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop build                  # every product into build/
+  printshop build rules --paper a4   # one product, on A4
+  printshop check                  # every problem, without rendering anything
+  printshop serve                  # live preview at http://127.0.0.1:8000/
+
+\b
+Start a project, or print a folder of Markdown from elsewhere:
+  printshop new my-game            # a small game that builds as it is, in ./my-game
+  printshop build --source ~/my-novel --out /tmp/novel   # a folder of Markdown as a book
+
+\b
+The project is found from any folder inside it (printshop.yaml, here or above).
+Completion of commands and product names: see docs/command-line.md (bash, zsh, fish).
 """)
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
               callback=lambda ctx, _param, value: _print_version(ctx) if value else None,

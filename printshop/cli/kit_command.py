@@ -19,7 +19,7 @@ Examples (in a game with character classes, such as HAMMERCRAWL!'s rules-src/):
   printshop kit --tables 2 --seats 4 --per-seat 2 --seed con-2026
   printshop kit --tables 6 --seats 5 --per-seat 3 --seed con-2026 --paper a4
   printshop kit --tables 1 --seats 3 --per-seat 1 --class fighter,thief --seed demo
-  printshop kit --tables 2 --seed con-2026 --include event-deck --out ~/con-kit
+  printshop kit --tables 2 --seats 2 --seed con-2026 --include event-deck --out con-kit
 
 \b
 Each table's envelope is OUT/kit-SEED/table-NN.pdf (a cover, each seat's sheets, a

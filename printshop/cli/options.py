@@ -94,6 +94,27 @@ def _has_markdown(folder: Path) -> bool:
     return any(True for _ in folder.glob("*.md"))
 
 
+def complete_products(ctx, param, incomplete: str):
+    """Shell completion of PRODUCTS: the names in the manifest of --source, or of the
+    project found from here (nothing when there is none)."""
+    from click.shell_completion import CompletionItem
+
+    try:
+        located = locate_project(ctx.params.get("source"))
+        manifest = located.source / MANIFEST
+        if not manifest.is_file():
+            manifest = located.source / RULES / MANIFEST
+        from printshop.source.yamlfile import load_yaml
+
+        products = load_yaml(manifest).data.get("products") or {}
+    except Exception:   # noqa: BLE001 - completion never fails: it offers nothing
+        return []
+    given = set(ctx.params.get("products") or ())
+    return [CompletionItem(name, help=str((entry or {}).get("kind", "")))
+            for name, entry in products.items()
+            if name.startswith(incomplete) and name not in given]
+
+
 def default_source() -> Path:
     """The project folder of the current folder (see locate_project)."""
     return locate_project(None).source
@@ -108,8 +129,9 @@ def project_folder(source: Path | None, quiet: bool = False) -> Located:
 
 
 def source_option(function):
+    # eager: read before PRODUCTS, so that completing a product name knows the project
     return click.option("--source", "source", type=click.Path(path_type=Path),
-                        default=None, metavar="DIR",
+                        default=None, metavar="DIR", is_eager=True,
                         help="Project folder: the one with printshop.yaml, or a folder "
                              "that keeps it in rules-src/ (default: the first found here "
                              "or in a folder above). A folder of Markdown files with no "

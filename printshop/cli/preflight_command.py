@@ -13,10 +13,12 @@ from printshop.errors import PrintshopError
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop preflight build/players-guide.pdf --profile dtrpg-book
-  printshop preflight build/event-deck.pdf --profile dtc-cards --card-size poker
-  printshop preflight build/players-guide.pdf --profile dtrpg-book --json
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop build rules omen-deck   # a PDF for home printing, first
+  printshop preflight build/rules.pdf   # checked against the home profile
+  printshop build rules --profile dtrpg-book --out print   # then for DriveThruRPG
+  printshop preflight print/rules.pdf --profile dtrpg-book
+  printshop preflight print/rules.pdf --profile dtrpg-book --json   # for scripts
 """)
 @click.argument("pdf", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--profile", "profile_name", default="home", show_default=True,

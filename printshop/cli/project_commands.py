@@ -7,27 +7,30 @@ from pathlib import Path
 
 import click
 
-from printshop.cli.options import (PAPERS, Choice, card_print_options, debug_option,
-                                   project_folder, source_option)
+from printshop.cli.options import (PAPERS, Choice, card_print_options, complete_products,
+                                   debug_option, project_folder, source_option)
 from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_warnings,
                                     handle_errors, stderr_colour)
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop build                           every product of rules-src/printshop.yaml
-  printshop build players-guide --paper a5  one product, on A5
-  printshop build --strict                  fail on any warning (CI does this)
-  printshop build --source manuscript/ --out out/   a folder of Markdown chapters as a book
-  printshop build event-deck --layout foldover --paper a4   a card deck for a simplex printer
-  printshop build players-guide --profile dtrpg-book   PDF/X-1a, CMYK, bleed: DriveThruRPG
-  printshop build event-deck --profile dtc-cards        one card a page for DriveThruCards
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop build                      # every product of printshop.yaml into build/
+  printshop build rules --paper a5     # one product, on A5
+  printshop build --strict             # fail on any warning (as CI should)
+  printshop build omen-deck --layout foldover --paper a4   # for a one-sided printer
+  printshop build rules --profile dtrpg-book --out print   # PDF/X-1a, CMYK, bleed
+  printshop build omen-deck --profile dtc-cards --out print   # a card a page, bleed
+
+\b
+A folder of Markdown chapters from elsewhere, as a book:
+  printshop build --source ~/my-novel --out /tmp/novel
 """)
-@click.argument("products", nargs=-1)
+@click.argument("products", nargs=-1, shell_complete=complete_products)
 @source_option
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
-              help="Output folder (default: ./build, or DIR/build with --source DIR). Any "
-                   "other place must be named here.")
+              help="Output folder (default: the project's build/, or DIR/build with --source "
+                   "DIR). Any other place must be named here.")
 @click.option("--paper", type=Choice(PAPERS), default=None,
               help="Paper for every product (default: each product's, else the manifest's).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
@@ -89,25 +92,27 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, f
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop serve                          build, then open http://127.0.0.1:8000/
-  printshop serve players-guide            only the guide: save a chapter, see the page
-  printshop serve --source ~/my-book       a folder of Markdown chapters as a book
-  printshop serve --port 8080 --host 0.0.0.0   let other machines on the network look
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop serve                  # build, then open http://127.0.0.1:8000/
+  printshop serve rules            # only the book: save a chapter, see the page
+  printshop serve --port 8080      # another port
+  printshop serve --host 0.0.0.0   # a registration desk: other machines may look
 
 \b
 A saved chapter shows in the PDF view alone first, a few seconds after the save, with
 the page numbers, running heads and references it has in the book, under a banner:
-  Chapter 6 only ("Playing the Game", pages 21-30): the whole book is rendering...
-then the whole book replaces it. Try it:
-  printshop serve players-guide
-  # open http://127.0.0.1:8000/preview/players-guide#players-guide.pdf
-  echo "A new closing line." >> rules-src/guide/06-playing.md
+  Chapter 1 only ("Playing the Game", pages 3-4): the whole book is rendering...
+then the whole book replaces it. Try it: run `printshop serve rules`, open
+http://127.0.0.1:8000/preview/rules#rules.pdf, then in another terminal:
+  echo "A new closing line." >> guide/01-playing.md
+Warnings show as a badge; http://127.0.0.1:8000/make rolls a pack or builds a kit.
+Only requests addressed to this server are answered (its Host), never another site's.
 """)
-@click.argument("products", nargs=-1)
+@click.argument("products", nargs=-1, shell_complete=complete_products)
 @source_option
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
-              help="Output folder (default: ./build, or DIR/build with --source DIR).")
+              help="Output folder (default: the project's build/, or DIR/build with --source "
+                   "DIR).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -142,11 +147,13 @@ def serve(products, source, out, port, host, jobs, debug):
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop check
-  printshop check --source rules-src --strict
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop check                  # every product: every problem at once, nothing rendered
+  printshop check --strict         # warnings count as problems (exit status 2)
+  printshop check rules reference  # only these products
+  printshop check rules --profile dtrpg-book   # what print-on-demand could not print
 """)
-@click.argument("products", nargs=-1)
+@click.argument("products", nargs=-1, shell_complete=complete_products)
 @source_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--profile", default=None, metavar="NAME",
@@ -170,10 +177,12 @@ def check(products, source, strict, profile, debug):
 
 
 @click.command("new", epilog="""\b
-Examples:
-  printshop new my-game                     a project in ./my-game, titled "My Game"
-  printshop new ~/games/tunnel-rats --title "Tunnel Rats!"
-  cd my-game && printshop build             the book, the deck and the reference sheet
+Examples (explanations after #):
+  printshop new my-game            # a project in ./my-game, titled "My Game"
+  printshop new tunnel-rats --title "Tunnel Rats!"
+  printshop new .                  # here, in an empty folder
+then, in the project's folder:
+  printshop build                  # the book, the deck and the reference sheet
 """)
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--title", default=None, help="The game's title (default: from the folder's "

@@ -16,19 +16,20 @@ from printshop.errors import PrintshopError
 
 
 @click.group(epilog="""\b
-Examples:
-  printshop roll --help
+Examples (in a game with character classes and hirelings, such as rules-src/):
+  printshop roll characters --count 12 --seed con-2026   # 12 sheets and a cover
+  printshop roll hirelings --count 9 --seed inn          # 9 hireling cards
 """)
 def roll():
     """Roll random things (characters, hirelings) from the project's tables."""
 
 
 @roll.command("hirelings", epilog="""\b
-Examples:
-  printshop roll hirelings --count 9 --seed inn                 9 hirelings, build/hirelings-inn.pdf
-  printshop roll hirelings --seed inn --tier 2 --count 3        three Tier 2 experts
-  printshop roll hirelings --seed inn --format json --out -     as JSON on standard output
-  printshop roll hirelings --seed inn --format png --bleed      300 dpi PNGs for a virtual tabletop
+Examples (in a game with a hireling deck, such as HAMMERCRAWL!'s rules-src/):
+  printshop roll hirelings --count 9 --seed inn   # build/hirelings-inn.pdf
+  printshop roll hirelings --seed inn --tier 2 --count 3   # three Tier 2 experts
+  printshop roll hirelings --seed inn --format json --out -   # JSON on standard output
+  printshop roll hirelings --seed inn --count 2 --format png --bleed   # 300 dpi PNGs
 """)
 @click.option("--count", "-n", type=click.IntRange(1, 10_000), default=9, show_default=True,
               help="How many hirelings.")
@@ -98,12 +99,12 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
 
 
 @roll.command("characters", epilog="""\b
-Examples:
-  printshop roll characters --count 50 --seed con-2025          50 sheets and a cover
-  printshop roll characters --count 12 --seed con-2025 --class fighter,thief --backs
-  printshop roll characters --count 8 --class-table flat --paper a4
+Examples (in a game with character classes, such as HAMMERCRAWL!'s rules-src/):
+  printshop roll characters --count 12 --seed con-2025   # 12 sheets and a cover
+  printshop roll characters --count 6 --seed con-2025 --class fighter,thief --backs
+  printshop roll characters --count 4 --class-table flat --paper a4
   printshop roll characters --count 3 --seed con-2025 --format json --out -
-  printshop roll characters --seed con-2026 --backs --first 14 --count 1   sheet #14 again
+  printshop roll characters --seed con-2026 --backs --first 14 --count 1   # #14 again
 """)
 @click.option("--count", "-n", type=int, default=1, show_default=True,
               help="How many characters (more than 10,000 needs --yes).")

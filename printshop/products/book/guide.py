@@ -34,15 +34,17 @@ DIRECTIVES = ("table", "class", "table-index")
 
 class GuideOptions(Strict):
     kind: Literal["guide"]
-    chapters: str = "guide"
-    title: str | None = None
-    subtitle: str | None = None
-    paper: Literal["letter", "a4", "a5", "a3", "digest"] | None = None
+    chapters: str = "guide"   # the folder of Markdown chapters, read in file-name order
+    title: str | None = None      # the book's title (default: the manifest's)
+    subtitle: str | None = None   # the book's subtitle (default: the manifest's)
+    paper: Literal["letter", "a4", "a5", "a3", "digest"] | None = None   # default: manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
-    formats: list[Literal["pdf", "html"]] = ["pdf", "html"]
-    template: str = "guide.html.j2"
+    formats: list[Literal["pdf", "html"]] = ["pdf", "html"]   # a PDF, a web page, or both
+    template: str = "guide.html.j2"   # the book's Jinja template (templates/ first)
+    # the PDF's stylesheets, and the HTML edition's (templates/css/ first)
     stylesheets: list[str] = ["css/fonts.css", "css/book.css", "css/manuscript.css"]
-    screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css", "css/manuscript.css"]
+    screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css",   # HTML edition's
+                                     "css/manuscript.css"]
     print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
     blank_sheet: bool = False  # the blank character sheet as the book's last page
 

@@ -38,10 +38,11 @@ ATTACK_BOXES = (("Melee attack", "melee-attack"), ("Melee damage", "melee-damage
 
 class BlankSheetOptions(Strict):
     kind: Literal["blank-sheet"]
-    papers: list[Literal["letter", "a4"]] = ["letter", "a4"]
+    papers: list[Literal["letter", "a4"]] = ["letter", "a4"]   # one PDF for each
     fillable: bool = True             # form fields; false: boxes and lines for a pencil only
-    title: str = "Character Sheet"
-    template: str = "blank-sheet.html.j2"
+    title: str = "Character Sheet"    # the PDF's title
+    template: str = "blank-sheet.html.j2"   # the sheet's Jinja template (templates/ first)
+    # templates/css/ first
     stylesheets: list[str] = ["css/fonts.css", "css/pregens.css", "css/blank-sheet.css"]
 
 

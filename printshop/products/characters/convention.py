@@ -40,18 +40,19 @@ MAX_PER_SEAT = 10
 
 class ConventionOptions(Strict):
     kind: Literal["convention"]
-    seed: str = Field(pattern=SEED_PATTERN)
-    tables: int = Field(ge=1, le=MAX_TABLES)
-    seats: int = Field(default=6, ge=1, le=MAX_SEATS)
-    characters_per_seat: int = Field(default=3, ge=1, le=MAX_PER_SEAT)
-    classes: list[str] = []
-    class_table: str = "guide"
+    seed: str = Field(pattern=SEED_PATTERN)   # same seed, same characters (printed on each)
+    tables: int = Field(ge=1, le=MAX_TABLES)   # one envelope each
+    seats: int = Field(default=6, ge=1, le=MAX_SEATS)   # players at each table
+    characters_per_seat: int = Field(default=3, ge=1, le=MAX_PER_SEAT)   # spares for the dead
+    classes: list[str] = []            # only these classes (ids or words); empty: every class
+    class_table: str = "guide"         # guide: the rules' class roll; flat: each class alike
     backs: bool = True                 # tombstones on the back (false: the back is blank)
-    paper: Literal["letter", "a4"] | None = None
+    paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     player_reference: str | None = "player-reference"   # a sheets/ layout, one per seat
     include: list[str] = []            # products or sheets/ layouts, one of each per table
-    title: str = "Convention Kit"
-    template: str = "convention.html.j2"
+    title: str = "Convention Kit"      # on each table's cover
+    template: str = "convention.html.j2"   # the covers' template
+    # the covers' and sheets' stylesheets (templates/css/ first)
     stylesheets: list[str] = ["css/fonts.css", "css/pregens.css", "css/convention.css"]
 
 

@@ -41,19 +41,20 @@ PROGRESS_EVERY_S = 5.0
 
 class PregensOptions(Strict):
     kind: Literal["pregens"]
-    seed: str = Field(pattern=SEED_PATTERN)
-    count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)
+    seed: str = Field(pattern=SEED_PATTERN)   # same seed, same characters (printed on each)
+    count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)   # how many characters
     first: int = Field(default=1, ge=1, le=HARD_MAX_COUNT)   # number of the first character
     classes: list[str] = []                       # class ids or names; empty: every class
     class_table: str = "guide"                    # a key of class_tables
+    # the tables class_table names: key → a table of tables/
     class_tables: dict[str, str] = {"guide": "class-roll", "flat": "class-roll-flat"}
-    paper: Literal["letter", "a4"] | None = None
+    paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
     backs: bool = False                           # a tombstone back page for duplex
-    formats: list[Literal["pdf", "html", "json"]] = ["pdf"]
-    title: str = "Pregenerated Adventurers"
-    template: str = "pregens.html.j2"
-    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]
+    formats: list[Literal["pdf", "html", "json"]] = ["pdf"]   # json: for virtual tabletops
+    title: str = "Pregenerated Adventurers"   # on the cover
+    template: str = "pregens.html.j2"   # the sheets' Jinja template (templates/ first)
+    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]   # templates/css/ first
     # 10 sheets a job: a worker's memory grows ~2-3.5 MB a page while it lays a chunk out,
     # and smaller chunks were no slower (bench/pregens.py). Layered chunks each carry the
     # forms and stamps they draw; the merge keeps one copy of each (render/pdf/layered_merge.py)
@@ -65,7 +66,7 @@ class PregensOptions(Strict):
     layered: bool | None = None
     # how many index lines fit on the cover and on each further index page (two columns)
     index_first_page: int = Field(default=72, ge=2)
-    index_per_page: int = Field(default=110, ge=2)
+    index_per_page: int = Field(default=110, ge=2)   # (each further index page)
 
 
 @dataclass(frozen=True)
