@@ -57,6 +57,8 @@ def test_every_command_has_examples():
 def test_every_example_parses(name, where, argv):
     """Options, choices and ranges as the command line reads them (no unknown option, no
     explanation read as an argument)."""
+    if argv in (["--help"], ["--version"]):
+        return
     command, args, name = cli, list(argv), "printshop"
     while isinstance(command, click.Group):   # our groups take no options of their own
         name = args.pop(0)
@@ -106,3 +108,37 @@ def test_every_example_works(places, monkeypatch, name, where, argv):
     result = run_example(places, monkeypatch, where, argv)
     assert result.exit_code == 0, f"printshop {' '.join(argv)}:\n{result.output}"
     assert "Traceback" not in result.output
+
+
+# --- the documentation ---------------------------------------------------------------------------
+def documented() -> list[tuple[str, list[str]]]:
+    """(file, argv) of every `printshop …` line in a sh code block of README.md and docs/."""
+    from conftest import REPO
+
+    found = []
+    for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        block = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("```"):
+                block = line[3:].strip() if block is None else None
+                continue
+            if block in ("sh", "bash") and line.startswith("printshop "):
+                found.append((path.name, shlex.split(line, comments=True)[1:]))
+    return found
+
+
+DOCUMENTED = documented()
+
+
+@pytest.mark.parametrize("file, argv", DOCUMENTED,
+                         ids=[f"{f}: {' '.join(a)}" for f, a in DOCUMENTED])
+def test_every_command_in_the_docs_parses(file, argv):
+    test_every_example_parses("docs", "new", argv)
+
+
+def test_the_docs_say_printshop_not_the_virtualenvs_path():
+    from conftest import REPO
+
+    for path in [REPO / "README.md", *(REPO / "docs").glob("*.md")]:
+        assert ".venv/bin/printshop" not in path.read_text(encoding="utf-8"), path.name
+    assert len(DOCUMENTED) > 40
