@@ -23,11 +23,12 @@ from pathlib import Path
 from typing import Callable
 
 from printshop.cache import CACHE_DIR
+from printshop.serve.made_here import FormJobs
 from printshop.serve.state import (State, count_phrase, internal_error, mtime_of, page_count,
                                    product_title, shown_path, version_of)
 
 
-class BuildService:
+class BuildService(FormJobs):
     def __init__(self, source: Path, out: Path, names: list[str] | None = None,
                  jobs: int | None = None, log: Callable[[str], None] = print,
                  colour: bool = False):
@@ -182,6 +183,7 @@ class BuildService:
             project = Project.load(self.source)
             products = load_products(project, self.names)
         except PrintshopError as exc:
+            exc = _everything(self.source, self.names, exc)
             self._say(exc.problems, exc.warnings)
             self._publish("", self._lines(exc.problems, exc.warnings))
             return None
@@ -227,55 +229,6 @@ class BuildService:
             self.log(f"printshop: {name}{edition} built in {time.monotonic() - started:.1f} s")
         self._publish(name, [], overrides is None,
                       warnings=self._lines((), report.warnings))
-
-    # --- the form page's jobs: a pack, a kit ----------------------------------------------------
-    MAX_JOBS_SHOWN = 20
-
-    def submit(self, kind: str, request) -> int | None:
-        """Queue a pack or a kit for the build thread (it uses the warm workers); its id, or
-        None while another is waiting or running (one at a time)."""
-        with self.changed:
-            if self._queued or any(j["status"] in ("queued", "running")
-                                   for j in self.state.jobs):
-                return None
-            number = 1 + max((j["id"] for j in self.state.jobs), default=0)
-            job = {"id": number, "kind": kind, "status": "queued", "files": [], "lines": [],
-                   "problems": []}
-            self.state.jobs = (self.state.jobs + [job])[-self.MAX_JOBS_SHOWN:]
-            self._queued.append({"id": number, "kind": kind, "request": request})
-            self.state.build += 1
-            self.changed.notify_all()
-        return number
-
-    def _job_update(self, number: int, **changes) -> None:
-        with self.changed:
-            self.state.jobs = [{**j, **changes} if j["id"] == number else j
-                               for j in self.state.jobs]
-            self.state.build += 1
-            self.changed.notify_all()
-
-    def _run_job(self, job: dict) -> None:
-        from printshop.errors import PrintshopError
-        from printshop.serve import made_here
-
-        self._job_update(job["id"], status="running")
-        self.log(f"printshop: the form page asked for a {job['kind']}")
-        try:
-            make = made_here.pack if job["kind"] == "pack" else made_here.kit
-            files, lines = make(self.source, self.out, self._renderer, job["request"],
-                                lambda m: self.log(f"printshop: {m}"))
-        except PrintshopError as exc:
-            self._say(exc.problems, exc.warnings)
-            self._job_update(job["id"], status="failed",
-                             problems=self._lines(exc.problems, exc.warnings))
-            return
-        except Exception as exc:   # a bug: keep serving, say so
-            self.log(traceback.format_exc())
-            self._job_update(job["id"], status="failed", problems=[internal_error(exc)])
-            return
-        for line in lines:
-            self.log(f"printshop: {line}")
-        self._job_update(job["id"], status="done", files=files, lines=lines)
 
     # --- problems: one format, each said once --------------------------------------------------
     def _lines(self, errors, warnings) -> list[str]:
@@ -418,3 +371,18 @@ class BuildService:
             return sorted(json.loads(entry.read_text(encoding="utf-8"))["outputs"])
         except (OSError, ValueError, KeyError):
             return []
+
+
+def _everything(source, names, exc):
+    """The manifest has a problem: every problem of the project, as `check` finds them
+    (nothing is rendered), so that one save shows them all."""
+    from printshop.builder import check_project
+    from printshop.errors import PrintshopError
+
+    try:
+        check_project(source, names)
+    except PrintshopError as full:
+        return full
+    except Exception:   # noqa: BLE001 - the first problem is still worth showing
+        return exc
+    return exc
