@@ -57,6 +57,9 @@ def _check_all(products: list, ctx) -> None:
             problems.extend(exc)
             ctx.warnings.extend(w for w in exc.warnings if w not in ctx.warnings)
     problems.items.extend(ctx.project.problems.items)
+    if problems and ctx.strict and ctx.warnings:   # --strict: the warnings are errors too
+        problems.items.extend(_strict_error(ctx.warnings).problems)
+        problems.raise_if_any()
     problems.raise_if_any(ctx.warnings)
 
 
@@ -234,6 +237,11 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
     try:
         ctx.renderer = renderer
         outputs = _build_all(products, ctx, output, recorders, warnings, plan.cache.out)
+    except PrintshopError as exc:
+        if strict and exc.warnings:   # reported with the errors, as the errors they are
+            raise PrintshopError(exc.problems + _strict_error(exc.warnings).problems) \
+                from None
+        raise
     finally:
         renderer.cache = None
         report.chunks_reused, report.chunks_rendered = chunks.reused, chunks.rendered

@@ -65,7 +65,7 @@ Examples (in a project made by `printshop new`; explanations after #):
 \b
 Start a project, or print a folder of Markdown from elsewhere:
   printshop new my-game            # a small game that builds as it is, in ./my-game
-  printshop build --source ~/my-novel --out /tmp/novel   # a folder of Markdown as a book
+  printshop build --source ~/my-novel --out ~/my-novel-book   # any Markdown, as a book
 
 \b
 The project is found from any folder inside it (printshop.yaml, here or above).

@@ -28,7 +28,7 @@ Examples (in a project made by `printshop new`; explanations after #):
 
 \b
 A folder of Markdown chapters from elsewhere, as a book:
-  printshop build --source ~/my-novel --out /tmp/novel
+  printshop build --source ~/my-novel --out ~/my-novel-book
 """)
 @click.argument("products", nargs=-1, shell_complete=complete_products)
 @source_option
@@ -221,7 +221,7 @@ def new(folder, title, debug):
 Examples (in a project made by `printshop new`; explanations after #):
   printshop bundle                 # build/my-game-print-and-play/ and its .zip
   printshop bundle --paper a4      # the same on A4: A5 booklets, A4 card sheets
-  printshop bundle --out /tmp/pnp  # somewhere else
+  printshop bundle --out print-and-play   # into another folder
 """)
 @source_option
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
