@@ -118,7 +118,8 @@ def documented() -> list[tuple[str, list[str]]]:
     found = []
     for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
         block = None
-        for line in path.read_text(encoding="utf-8").splitlines():
+        text = path.read_text(encoding="utf-8").replace("\\\n", " ")   # continued lines
+        for line in text.splitlines():
             if line.startswith("```"):
                 block = line[3:].strip() if block is None else None
                 continue
