@@ -24,7 +24,7 @@ Examples (in a project made by `printshop new`; explanations after #):
   printshop build omen-deck --profile dtc-cards --out print   # a card a page, bleed
   printshop build rules --profile dtrpg-book --cover --out print   # and its cover wrap
   printshop build rules --paper a4 --layout booklet   # an A5 booklet on A4 sheets
-  printshop build rules --layout pocketmod   # up to 8 pages on one sheet, a zine
+  printshop build reference --layout pocketmod   # up to 8 pages on one sheet, a zine
 
 \b
 A folder of Markdown chapters from elsewhere, as a book:
