@@ -394,6 +394,7 @@ def test_serve_help_has_examples():
 
     result = run_cli("serve", "--help")
     assert result.exit_code == 0
-    assert "printshop serve --source ~/my-book" in result.output
+    assert "printshop serve rules            # only the book" in result.output
     assert "--host" in result.output and "127.0.0.1" in result.output
-    assert "alone first" in result.output and "#players-guide.pdf" in result.output
+    assert "alone first" in result.output and "/preview/rules#rules.pdf" in result.output
+    assert "/make" in result.output and "Host" in result.output
