@@ -206,7 +206,7 @@ class Project:
         # product that does without a second problem (its own are reported).
         problems = Problems() if self.keep_going else None
         with paused():
-            tables = load_tables(self.root / "tables", problems)
+            tables = load_tables(self.root / "tables", root=self.root, keep=problems)
         broken = set()
         if problems:
             self.problems.items.extend(problems.items)
