@@ -78,7 +78,7 @@ def test_problems_of_every_kind_of_file_come_together_sorted(game):
     assert files == sorted(files) == ["decks/omens.yaml", "guide/01-playing.md",
                                       "tables/gear.yaml"]
     assert "a tab character: YAML indents with spaces only" in result.output
-    assert "no emblem 'lantrn' (did you mean 'lantern'?)" in result.output
+    assert "no emblem 'lantrn' (did you mean 'lantern'" in result.output
     assert "no table 'outcome' in tables/ (did you mean 'outcomes'?)" in result.output
     assert "'gear'" not in result.output   # ::table[gear] stands: its file is the problem
 
