@@ -28,7 +28,8 @@ def job(text: str) -> RenderJob:
     (["build"], True), (["build", "players-guide", "--strict"], True),
     (["roll", "characters", "--count", "3"], True), (["serve"], True),
     (["check"], False), (["new", "x"], False), (["preflight", "a.pdf"], False), ([], False),
-    (["--version"], False), (["build", "--help"], False), (["roll", "-h"], False)])
+    (["--version"], False), (["build", "--help"], False), (["roll", "-h"], False),
+    (["build", "--serial"], False)])
 def test_only_a_command_that_renders_starts_a_worker_early(argv, rendering):
     assert early.renders(argv) is rendering
 
@@ -39,7 +40,7 @@ def _pids(renderer: Renderer) -> list[int | None]:
 
 def test_the_first_pool_adopts_the_early_worker_and_it_forks_the_others():
     early.start(2)
-    first = early._early[0].process
+    first = early._early.workers[0].process
     with Renderer(processes=2) as renderer:
         results = renderer.render([job(f"page {n}") for n in range(4)])
         assert [r.pages for r in results] == [1, 1, 1, 1]
@@ -53,7 +54,7 @@ def test_the_first_pool_adopts_the_early_worker_and_it_forks_the_others():
 
 def test_a_pool_wanting_fewer_workers_takes_fewer_and_one_wanting_more_starts_them():
     early.start(2)
-    first = early._early[0].process
+    first = early._early.workers[0].process
     with Renderer(processes=1) as renderer:
         result, = renderer.render([job("alone")])
         assert result.pages == 1 and _pids(renderer) == [first.pid]
@@ -65,7 +66,7 @@ def test_a_pool_wanting_fewer_workers_takes_fewer_and_one_wanting_more_starts_th
 
 def test_a_dead_early_worker_is_replaced_by_a_new_pool():
     early.start(2)
-    first = early._early[0].process
+    first = early._early.workers[0].process
     first.kill()
     first.join(5)
     with Renderer(processes=2) as renderer:
@@ -77,7 +78,7 @@ PARENT = textwrap.dedent("""
     import os, sys, time
     from printshop.render.pool import early
     early.start(2)
-    print(early._early[0].process.pid, flush=True)
+    print(early._early.workers[0].process.pid, flush=True)
     if sys.argv[1] == "killed":
         time.sleep(1.5)            # the worker has loaded WeasyPrint and waits
         os.kill(os.getpid(), 9)

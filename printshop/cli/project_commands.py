@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from printshop.cli.options import (PAPERS, card_print_options, debug_option, default_source,
-                                   source_option)
+                                   serial_option, source_option)
 from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_problems,
                                     handle_errors)
 
@@ -37,6 +37,7 @@ Examples:
                    "project's print-profiles.yaml. The file is checked by preflight.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@serial_option
 @click.option("--timeout", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
               help="Stop a render that takes longer than this (default 600; "
                    "PRINTSHOP_RENDER_TIMEOUT).")
@@ -115,6 +116,7 @@ then the whole book replaces it. Try it:
               help="Address to listen on. Only this machine can connect unless you change it.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@serial_option
 @debug_option
 @handle_errors
 def serve(products, source, out, port, host, jobs, debug):
