@@ -324,15 +324,22 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
                 done.add(product.name)
                 lock.notify_all()
 
-    checking = threading.Thread(target=context.copy().run, args=(check_all,), daemon=True)
-    checking.start()
-    threads = [threading.Thread(target=run, daemon=True)
-               for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]
-    for thread in threads:
-        thread.start()
-    checking.join()
-    for thread in threads:
-        thread.join()
+    from printshop.render.pool import early
+
+    if early.serial():   # all on this thread, one product after another: what a profiler
+        context.copy().run(check_all)   # or a debugger sees (render/pool/serial.py)
+        run()
+    else:
+        checking = threading.Thread(target=context.copy().run, args=(check_all,),
+                                    daemon=True)
+        checking.start()
+        threads = [threading.Thread(target=run, daemon=True)
+                   for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]
+        for thread in threads:
+            thread.start()
+        checking.join()
+        for thread in threads:
+            thread.join()
     if check_failure:
         raise check_failure[0]
     check_problems.raise_if_any()

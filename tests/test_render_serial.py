@@ -14,23 +14,37 @@ from printshop.render.pool.pool import TaskFailed, WorkerPool
 from conftest import RULES_SRC, pdf_text
 
 
+def _made(tmp_path, how: str, command: list[str], output: str) -> bytes:
+    out = tmp_path / how
+    out.mkdir()
+    serial = ["--serial"] if how == "serial" else []
+    finished = subprocess.run([sys.executable, "-m", "printshop", *command, *serial],
+                              capture_output=True, text=True, timeout=300, cwd=out)
+    assert finished.returncode == 0, finished.stderr
+    return (out / output).read_bytes()
+
+
 def test_a_serial_build_makes_the_same_bytes_as_the_workers(tmp_path):
-    """The Fumble Deck: sheets and the fit probes whose results add jobs while it renders.
+    """The Fumble Deck: sheets, and the fit probes whose results add jobs while it renders.
     Each build in a process of its own (a serial one loads WeasyPrint where it runs)."""
-    built = {}
-    for how in ("parallel", "serial"):
-        out = tmp_path / how
-        command = [sys.executable, "-m", "printshop", "build", "fumble-deck", "--strict",
-                   "--quiet", "--source", str(RULES_SRC), "--out", str(out), "--jobs", "2"]
-        if how == "serial":
-            command.append("--serial")
-        finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
-        assert finished.returncode == 0, finished.stderr
-        built[how] = (out / "fumble-deck.pdf").read_bytes()
+    command = ["build", "fumble-deck", "--strict", "--quiet", "--source", str(RULES_SRC),
+               "--out", ".", "--jobs", "2"]
+    built = {how: _made(tmp_path, how, command, "fumble-deck.pdf")
+             for how in ("parallel", "serial")}
     assert built["serial"] == built["parallel"]
     text = " ".join(pdf_text(built["serial"]).split())
     rows = yaml.safe_load((RULES_SRC / "decks" / "fumbles.yaml").read_text())["rows"]
     assert all(row["name"] in text for row in rows)
+
+
+def test_a_serial_pack_makes_the_same_bytes_as_the_workers(tmp_path):
+    """A pack: its cover rendered in the background while its sheets' layers are learnt,
+    then chunks made as the workers take them."""
+    command = ["roll", "characters", "--count", "3", "--seed", "serial", "--source",
+               str(RULES_SRC), "--out", "pack.pdf", "--quiet"]
+    made = {how: _made(tmp_path, how, command, "pack.pdf") for how in ("parallel", "serial")}
+    assert made["serial"] == made["parallel"]
+    assert "serial #3" in pdf_text(made["serial"])   # each sheet carries its seed
 
 
 def where(task):
