@@ -1,9 +1,14 @@
-"""Are the system libraries WeasyPrint loads here? Say what to install, in one message.
+"""Are the system libraries WeasyPrint loads here? Install them, or say what to install.
 
 WeasyPrint is pure Python but loads Pango, HarfBuzz (and its font subsetter), Fontconfig and
 GObject from the system. Without the subsetter it falls back to fontTools: slower, a warning
 per font and per document. `make` runs this file with the system's Python before it creates
 the virtualenv, so it uses the standard library only and answers in milliseconds.
+
+With `--install` (what `make` and `make test` pass), on Debian or Ubuntu, what is missing is
+installed with apt-get when that can be done without asking anyone: as root, or where
+`sudo -n` needs no password. It says what it installs and why first. Anywhere else (or
+with PRINTSHOP_NO_INSTALL=1) it stops at once with the one command to run.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import ctypes
 import ctypes.util
 import os
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 
@@ -129,6 +135,17 @@ CHROMIUM = "/usr/bin/chromium"
 CJK_FONT = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 THAI_FONT = "/usr/share/fonts/truetype/tlwg/Loma.ttf"
 
+# `python3 -m venv` without ensurepip (Debian's python3 without python3-venv) makes no pip
+VENV = Tool("python3-venv (make creates the virtualenv .venv/ with it)",
+            lambda: _has_module("ensurepip"), ("python3-venv", "python3", "python"))
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
 POPPLER = Tool("poppler-utils (pdftotext, pdftoppm)", _on_path("pdftotext", "pdftoppm"),
                ("poppler-utils", "poppler-utils", "poppler"))
 TEST_TOOLS = (
@@ -141,7 +158,7 @@ TEST_TOOLS = (
     Tool("TLWG Thai fonts (Thai manuscripts)", lambda: os.path.exists(THAI_FONT),
          ("fonts-thai-tlwg", "thai-scalable-fonts-common", "cask:font-loma")),
 )
-NEEDS = {"build": (), "test": TEST_TOOLS, "look": (POPPLER,)}
+NEEDS = {"build": (VENV,), "test": (VENV, *TEST_TOOLS), "look": (POPPLER,)}
 
 
 def missing_tools(tools) -> list[Tool]:
@@ -163,14 +180,94 @@ def tools_message(missing: list[Tool], target: str) -> str:
     return "\n".join(lines)
 
 
+# --- installing what is missing, on Debian and Ubuntu -----------------------------------------
+
+LIBRARY_PACKAGES = ("libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0")  # Debian
+
+
+def debian_like(os_release: str = "/etc/os-release") -> bool:
+    """Debian, Ubuntu or a system built on them (ID or ID_LIKE says so)."""
+    try:
+        with open(os_release, encoding="utf-8") as file:
+            fields = dict(line.rstrip("\n").split("=", 1) for line in file if "=" in line)
+    except OSError:
+        return False
+    names = f"{fields.get('ID', '')} {fields.get('ID_LIKE', '')}".replace('"', "").split()
+    return bool({"debian", "ubuntu"} & set(names)) and shutil.which("apt-get") is not None
+
+
+def installer() -> list[str] | None:
+    """How to run apt-get here without asking anyone: as root, or through a sudo that needs
+    no password (`sudo -n`); None if neither, or PRINTSHOP_NO_INSTALL=1."""
+    if os.environ.get("PRINTSHOP_NO_INSTALL", "") not in ("", "0"):
+        return None
+    apt = ["env", "DEBIAN_FRONTEND=noninteractive"]   # (sudo resets the environment)
+    if os.geteuid() == 0:
+        return apt
+    if shutil.which("sudo") and subprocess.run(["sudo", "-n", "true"], stdin=subprocess.DEVNULL,
+                                               capture_output=True).returncode == 0:
+        return ["sudo", "-n", *apt]
+    return None
+
+
+def needed_packages(missing: list[str], tools: list[Tool]) -> list[tuple[str, str]]:
+    """(Debian package, why) for what is missing."""
+    why = f"WeasyPrint lays out text with it ({', '.join(missing)} missing)"
+    return [(package, why) for package in LIBRARY_PACKAGES if missing] + \
+        [(tool.packages[0], tool.label) for tool in tools]
+
+
+def install(packages: list[tuple[str, str]], prefix: list[str], target: str) -> bool:
+    """apt-get update, then install `packages`, saying what and why first."""
+    print(f"printshop: `make {target}` installs the system packages it needs:", file=sys.stderr)
+    for package, why in packages:
+        print(f"  {package}: {why}", file=sys.stderr)
+    names = [package for package, _ in packages]
+    for command in (["apt-get", "update", "-q"],
+                    ["apt-get", "install", "-y", "-q", "--no-install-recommends", *names]):
+        shown = ["sudo", "-n", *command] if prefix[0] == "sudo" else command
+        print(f"+ {' '.join(shown)}", file=sys.stderr, flush=True)
+        if subprocess.run([*prefix, *command], stdin=subprocess.DEVNULL).returncode != 0:
+            return False
+    return True
+
+
+def one_command(missing: list[str], tools: list[Tool], target: str) -> str:
+    """What is missing, and the one command that installs it on Debian and Ubuntu."""
+    names = [package for package, _ in needed_packages(missing, tools)]
+    reason = "it is not root, and sudo asks for a password" if shutil.which("sudo") else \
+        "it is not root"
+    if os.environ.get("PRINTSHOP_NO_INSTALL", "") not in ("", "0"):
+        reason = "PRINTSHOP_NO_INSTALL is set"
+    return "\n".join(
+        [f"printshop: `make {target}` needs system packages that are missing here:"] +
+        [f"  {package}: {why}" for package, why in needed_packages(missing, tools)] +
+        [f"It cannot install them itself ({reason}). Run this, then `make {target}` again:",
+         f"  sudo apt-get install -y {' '.join(names)}"])
+
+
 def main(argv: list[str] | None = None) -> int:
-    """`system_check.py [build|test|look]`: the libraries every target needs, and the
-    programs and fonts `make test` or `make look` need too."""
+    """`system_check.py [build|test|look] [--install]`: the libraries every target needs, and
+    the programs and fonts `make test` or `make look` need too; with --install, installed
+    where that needs nobody's password (Debian and Ubuntu)."""
     argv = sys.argv[1:] if argv is None else argv
+    may_install = "--install" in argv
+    argv = [arg for arg in argv if arg != "--install"]
     target = argv[0] if argv else "build"
     # everything missing is named in one go, not one package per attempt
     missing = missing_libraries()
     tools = missing_tools(NEEDS.get(target, ()))
+    if (missing or tools) and may_install and debian_like():
+        prefix = installer()
+        if prefix is None:
+            print(one_command(missing, tools, target), file=sys.stderr)
+            return 1
+        if install(needed_packages(missing, tools), prefix, target):
+            missing = missing_libraries()
+            tools = missing_tools(NEEDS.get(target, ()))
+        else:
+            print("printshop: apt-get failed (above); nothing else was done.", file=sys.stderr)
+            return 1
     if missing:
         print(install_message(missing), file=sys.stderr)
     if tools:
