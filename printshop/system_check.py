@@ -27,20 +27,29 @@ class Library:
     label: str
     names: tuple[str, ...]  # as WeasyPrint tries them: find_library name, then file names
     minimum: tuple[int, int, int] | None = None
+    debian: str = ""        # the Debian and Ubuntu package that brings it
 
 
 # The libraries weasyprint/text/ffi.py opens, with the same names.
 LIBRARIES = (
-    Library("GObject", ("gobject-2.0", "libgobject-2.0.so.0", "libgobject-2.0.0.dylib")),
+    Library("GObject", ("gobject-2.0", "libgobject-2.0.so.0", "libgobject-2.0.0.dylib"),
+            debian="libpango-1.0-0"),
     Library("Pango >= 1.44", ("pango-1.0", "libpango-1.0.so.0", "libpango-1.0.dylib"),
-            (1, 44, 0)),
-    Library("PangoFT2", ("pangoft2-1.0", "libpangoft2-1.0.so.0", "libpangoft2-1.0.dylib")),
-    Library("HarfBuzz", ("harfbuzz", "libharfbuzz.so.0", "libharfbuzz.0.dylib")),
+            (1, 44, 0), "libpango-1.0-0"),
+    Library("PangoFT2", ("pangoft2-1.0", "libpangoft2-1.0.so.0", "libpangoft2-1.0.dylib"),
+            debian="libpangoft2-1.0-0"),
+    Library("HarfBuzz", ("harfbuzz", "libharfbuzz.so.0", "libharfbuzz.0.dylib"),
+            debian="libpango-1.0-0"),
     Library("the HarfBuzz font subsetter >= 4.1 (libharfbuzz-subset)",
             ("harfbuzz-subset", "libharfbuzz-subset.so.0", "libharfbuzz-subset.0.dylib"),
-            (4, 1, 0)),
-    Library("Fontconfig", ("fontconfig", "libfontconfig.so.1", "libfontconfig.1.dylib")),
+            (4, 1, 0), "libharfbuzz-subset0"),
+    Library("Fontconfig", ("fontconfig", "libfontconfig.so.1", "libfontconfig.1.dylib"),
+            debian="libpangoft2-1.0-0"),
 )
+# why WeasyPrint needs each Debian package (what `make` says as it installs them)
+WHY = {"libpango-1.0-0": "Pango, with HarfBuzz and GObject: WeasyPrint lays out text with them",
+       "libpangoft2-1.0-0": "Pango's FreeType backend, with Fontconfig: WeasyPrint's fonts",
+       "libharfbuzz-subset0": "HarfBuzz's font subsetter: a PDF embeds only the glyphs it uses"}
 
 SUBSETTER = LIBRARIES[4]
 
@@ -146,7 +155,8 @@ def _has_module(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
 
-POPPLER = Tool("poppler-utils (pdftotext, pdftoppm)", _on_path("pdftotext", "pdftoppm"),
+POPPLER = Tool("pdftotext and pdftoppm (poppler-utils): the tests read the built PDFs",
+               _on_path("pdftotext", "pdftoppm"),
                ("poppler-utils", "poppler-utils", "poppler"))
 TEST_TOOLS = (
     POPPLER,
@@ -182,9 +192,6 @@ def tools_message(missing: list[Tool], target: str) -> str:
 
 # --- installing what is missing, on Debian and Ubuntu -----------------------------------------
 
-LIBRARY_PACKAGES = ("libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0")  # Debian
-
-
 def debian_like(os_release: str = "/etc/os-release") -> bool:
     """Debian, Ubuntu or a system built on them (ID or ID_LIKE says so)."""
     try:
@@ -211,15 +218,21 @@ def installer() -> list[str] | None:
 
 
 def needed_packages(missing: list[str], tools: list[Tool]) -> list[tuple[str, str]]:
-    """(Debian package, why) for what is missing."""
-    why = f"WeasyPrint lays out text with it ({', '.join(missing)} missing)"
-    return [(package, why) for package in LIBRARY_PACKAGES if missing] + \
-        [(tool.packages[0], tool.label) for tool in tools]
+    """(Debian package, why) for what is missing, each package once."""
+    packages = [library.debian for library in LIBRARIES if library.label in missing]
+    needed = {package: WHY[package] for package in packages}
+    needed.update((tool.packages[0], tool.label) for tool in tools)
+    return list(needed.items())
+
+
+def _make(target: str) -> str:
+    return "make" if target == "build" else f"make {target}"
 
 
 def install(packages: list[tuple[str, str]], prefix: list[str], target: str) -> bool:
     """apt-get update, then install `packages`, saying what and why first."""
-    print(f"printshop: `make {target}` installs the system packages it needs:", file=sys.stderr)
+    print(f"printshop: `{_make(target)}` installs the system packages it needs:",
+          file=sys.stderr)
     for package, why in packages:
         print(f"  {package}: {why}", file=sys.stderr)
     names = [package for package, _ in packages]
@@ -234,16 +247,20 @@ def install(packages: list[tuple[str, str]], prefix: list[str], target: str) -> 
 
 def one_command(missing: list[str], tools: list[Tool], target: str) -> str:
     """What is missing, and the one command that installs it on Debian and Ubuntu."""
-    names = [package for package, _ in needed_packages(missing, tools)]
-    reason = "it is not root, and sudo asks for a password" if shutil.which("sudo") else \
-        "it is not root"
+    needed = needed_packages(missing, tools)
+    apt = f"apt-get install -y {' '.join(package for package, _ in needed)}"
     if os.environ.get("PRINTSHOP_NO_INSTALL", "") not in ("", "0"):
         reason = "PRINTSHOP_NO_INSTALL is set"
+    elif shutil.which("sudo"):
+        reason = "it is not root, and sudo asks for a password"
+    else:
+        reason = "it is not root"
+    command = f"sudo {apt}" if shutil.which("sudo") else f"su -c '{apt}'"
     return "\n".join(
-        [f"printshop: `make {target}` needs system packages that are missing here:"] +
-        [f"  {package}: {why}" for package, why in needed_packages(missing, tools)] +
-        [f"It cannot install them itself ({reason}). Run this, then `make {target}` again:",
-         f"  sudo apt-get install -y {' '.join(names)}"])
+        [f"printshop: `{_make(target)}` needs system packages that are missing here:"] +
+        [f"  {package}: {why}" for package, why in needed] +
+        [f"It cannot install them itself ({reason}). Run this, then `{_make(target)}` again:",
+         f"  {command}"])
 
 
 def main(argv: list[str] | None = None) -> int:
