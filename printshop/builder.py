@@ -173,7 +173,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                  force=False) -> None:
     own_renderer = renderer is None
     if own_renderer:
-        from printshop.render.pool.renderer import Renderer
+        from printshop.render.renderer import Renderer
 
         renderer_args = {"processes": jobs}
         if timeout is not None:

@@ -52,9 +52,9 @@ def block_markdown(text) -> Markup:
 
 
 def jinja_environment(project: Project, extra_filters: dict | None = None, colours=None):
-    """`colours` (printshop.palette.Colours) is what templates call as colour("name"):
+    """`colours` (printshop.source.palette.Colours) is what templates call as colour("name"):
     sRGB unless a print profile asks for CMYK."""
-    from printshop.palette import Colours
+    from printshop.source.palette import Colours
 
     filters = {"signed": signed, "md": inline_markdown, "md_block": block_markdown}
     filters.update(extra_filters or {})
@@ -62,6 +62,18 @@ def jinja_environment(project: Project, extra_filters: dict | None = None, colou
         colours = Colours.for_project(project.root)
     return make_environment(project.template_dirs, filters=filters,
                             globals_={"printshop_version": __version__, "colour": colours})
+
+
+def template_problem(env, name, exc) -> PrintshopError:
+    """A template that cannot be loaded (its syntax, a missing file), as a problem."""
+    import jinja2
+
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
+                                 exc.lineno)
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return PrintshopError.at("templates", f"template not found: {name}")
+    return PrintshopError.at(name, str(exc))
 
 
 def stylesheet(project: Project, name: str) -> Stylesheet:

@@ -1,5 +1,5 @@
 """HTML → PDF with WeasyPrint, with warnings kept and attributed: what a render worker does
-(render/pool/renderer.py hands the jobs to the workers).
+(render/renderer.py hands the jobs to the workers).
 
 Each worker keeps one FontConfiguration per font policy and the parsed stylesheets for the
 whole build

@@ -67,7 +67,7 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     """
     from printshop.output import write_atomic
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.renderer import Renderer
     from printshop.roll.hirelings import hireling_tables, roll_hirelings
 
     project = Project.load(source)

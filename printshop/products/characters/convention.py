@@ -4,7 +4,7 @@ per table, the whole kit in table order, and `kit.json` saying which sheet went 
 The characters are one pregen pack (`products/characters/pregens.py`) numbered across the kit: character
 n is rolled from the seed and n alone, so it is the same in a kit of any size. Every sheet is
 rendered once (one job per seat, on every core) and its pages are reused in the table's PDF
-and in the whole kit; so are the player reference and the includes (`products/includes.py`).
+and in the whole kit; so are the player reference and the includes (includes.py).
 Every part of an envelope starts on a new leaf: a blank page follows a part with an odd
 number of pages, so the file prints double-sided.
 """
@@ -23,8 +23,10 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import base_url, check_stylesheets, jinja_environment, stylesheet
-from printshop.products.includes import include_kind, included_product, render_include
+from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
+                                       stylesheet, template_problem)
+from printshop.products.characters.includes import (include_kind, included_product,
+                                                   render_include)
 from printshop.products.characters.chunks import LazyJobs
 from printshop.products.characters.pregens import (MAX_COUNT, PROGRESS_AFTER_S, PROGRESS_EVERY_S,
                                         SEED_PATTERN, Pregens, PregensOptions)
@@ -127,9 +129,7 @@ class Convention(Product):
         try:
             env.get_template(o.template)
         except Exception as exc:
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, o.template, exc) from None
+            raise template_problem(env, o.template, exc) from None
         check_stylesheets(ctx, self.project, list(o.stylesheets))
 
     # --- the kit -----------------------------------------------------------------------------

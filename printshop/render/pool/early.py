@@ -35,8 +35,9 @@ def renders(argv: list[str]) -> bool:
             and not serial())
 
 
-def start(count: int | None = None) -> None:
-    """Start the first worker, with pipes for `count` workers in all (one a core)."""
+def start(preload, count: int | None = None) -> None:
+    """Start the first worker, with pipes for `count` workers in all (one a core); it runs
+    `preload` (a module's function: printshop.launch gives the renderer's)."""
     global _early
     import multiprocessing
 
@@ -45,15 +46,7 @@ def start(count: int | None = None) -> None:
     from printshop.render.pool.launch import Launch
 
     _early = Launch(multiprocessing.get_context("fork"), max(1, count or os.cpu_count() or 1),
-                    _preload, name="printshop-render-0")
-
-
-def _preload() -> None:
-    """A render worker's preload, imported in the worker (the parent has not loaded
-    printshop's render modules yet, and need not wait for them)."""
-    from printshop.render.job import preload
-
-    preload()
+                    preload, name="printshop-render-0")
 
 
 def adopt(count: int, job: tuple) -> list:

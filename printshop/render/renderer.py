@@ -143,8 +143,8 @@ class Renderer:
 
     def run(self, queue, on_done) -> None:
         """Render a RenderQueue's jobs, and those `on_done(tag, result)` adds to it as
-        results come in (render/pool/queue.py); results come in the order they finish."""
-        from printshop.render.pool.queue import _PoolFeed
+        results come in (render/queue.py); results come in the order they finish."""
+        from printshop.render.queue import _PoolFeed
 
         refused: list[Problem] = []
 
