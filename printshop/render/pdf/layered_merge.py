@@ -10,7 +10,8 @@ without a bigger file.
 A pack of up to ONE_STAGE parts (200 sheets and fewer) is joined as its parts come in, while
 the workers render the rest: the last part's join and the save are all that is left when
 the workers are done. Bigger packs are joined in groups after the workers are gone: pikepdf
-holds every part it copies from until it saves (~1.7 MB a 10-sheet chunk).
+holds every part it copies from until it saves (~1.7 MB a 10-sheet chunk). The groups are
+then joined the same way (`merge_many_pdfs`), each form, stamp and font written once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from printshop.render.pdf.merge import _ID_RE, PikeJoin, merge_many_pdfs
+from printshop.render.pdf.merge import _ID_RE, PikeJoin
 
 LAYERED_GROUP = 25   # parts joined at once (a 1,000-sheet pack: ~4 groups)
 
@@ -41,6 +42,18 @@ def merge_layered_pdfs(parts: list[bytes], title: str | None = None,
                     join.add(part)
                 groups.append(join.finish(identify=False))
         return merge_many_pdfs(groups, title=title, outline=outline)
+    with LayeredJoin() as join:
+        for part in parts:
+            join.add(part)
+        return join.finish(title, outline)
+
+
+def merge_many_pdfs(parts: list[bytes], title: str | None = None,
+                    outline: list[tuple[str, int]] | None = None) -> bytes:
+    """Parts that were each joined already (a big pack's groups), in order, as one PDF: the
+    forms, stamps and fonts every group carries a copy of are written once. (This join was
+    pdfium's, with the title and bookmarks appended by hand as an incremental update, when
+    pypdf held every object as a Python object: 150 MB for a 1,000-character pack.)"""
     with LayeredJoin() as join:
         for part in parts:
             join.add(part)
