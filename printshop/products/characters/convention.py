@@ -331,35 +331,29 @@ def _seat_entry(kit: dict, table: int, seat: int) -> dict:
 
 
 def split_pages(pdf: bytes) -> list[bytes]:
-    """Each page of `pdf` as a PDF of its own (reproducibly: no random file identifier)."""
-    import hashlib
+    """Each page of `pdf` as a PDF of its own (reproducibly: pikepdf's file identifier is
+    made from the content)."""
+    import pikepdf
 
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
-
-    reader = PdfReader(io.BytesIO(pdf))
     out = []
-    for n, page in enumerate(reader.pages):
-        writer = PdfWriter()
-        writer.add_page(page)
-        digest = hashlib.md5(pdf + str(n).encode()).digest()
-        writer._ID = ArrayObject([ByteStringObject(digest)] * 2)
-        buffer = io.BytesIO()
-        writer.write(buffer)
-        out.append(buffer.getvalue())
+    with pikepdf.open(io.BytesIO(pdf)) as source:
+        for page in source.pages:
+            single = pikepdf.new()
+            single.pages.append(page)
+            buffer = io.BytesIO()
+            single.save(buffer, deterministic_id=True)
+            out.append(buffer.getvalue())
     return out
 
 
 def blank_page(width_mm: float, height_mm: float) -> bytes:
     """A one-page PDF with nothing on it: the back of a part with an odd number of pages."""
-    from pypdf import PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
+    import pikepdf
 
-    writer = PdfWriter()
-    writer.add_blank_page(width_mm * 72 / 25.4, height_mm * 72 / 25.4)
-    writer._ID = ArrayObject([ByteStringObject(b"printshop-blank!")] * 2)
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(width_mm * 72 / 25.4, height_mm * 72 / 25.4))
     buffer = io.BytesIO()
-    writer.write(buffer)
+    pdf.save(buffer, deterministic_id=True)
     return buffer.getvalue()
 
 
