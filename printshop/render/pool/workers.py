@@ -10,7 +10,7 @@ import threading
 import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import wait
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass
