@@ -96,7 +96,8 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
         made = replace(job, html=html, stylesheets=sheets + extra, anchors=True,
                        layout_only=layout_only,
                        strings=strings[index] if strings is not None else (),
-                       page_check=job.page_check and not layout_only, source=job.source)
+                       page_check=job.page_check and not layout_only, source=job.source,
+                       first_page=first or 1)
         if keep:
             made.keep, made.first = f"{next(_TOKENS)}:{index}", first or 0
         elif kept is not None and kept[index][1]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-RENDERING_COMMANDS = ("build", "roll", "serve")
+RENDERING_COMMANDS = ("build", "bundle", "roll", "serve")
 
 SERIAL = "PRINTSHOP_SERIAL"
 
