@@ -55,7 +55,7 @@ bytecode: $(STAMP)
 
 # Render every page of the built PDFs to PNG for looking at them (needs poppler-utils).
 look: build
-	@$(PYTHON) printshop/system_check.py look
+	@$(PYTHON) printshop/system_check.py look --install
 	@mkdir -p build/png
 	@for pdf in build/*.pdf; do name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$name; done
 	@for pdf in build/games/*/*.pdf; do game=$$(basename $$(dirname $$pdf)); name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$game-$$name; done
