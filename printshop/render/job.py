@@ -392,8 +392,8 @@ def _lost_words(job: RenderJob, document) -> list[Problem]:
 
     from printshop.render.weasy.words import find_lost
 
-    root = Path(unquote(urlsplit(job.base_url).path)) if job.base_url.startswith("file:") \
-        else None
+    root = Path(unquote(urlsplit(job.base_url).path)) \
+        if job.base_url and job.base_url.startswith("file:") else None
     problems = []
     found = find_lost(document)
     for lost in found:
