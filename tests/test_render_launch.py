@@ -32,6 +32,10 @@ PARENT = textwrap.dedent("""
         pass
 
     how = sys.argv[1]
+    # Ctrl-C as in a terminal, even where this test runs with SIGINT ignored (a background
+    # job of a shell script: its children inherit the ignoring, and Python then has no
+    # KeyboardInterrupt)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     early._early = Launch(multiprocessing.get_context("fork"), 2, preload)
     adopted = early._early.workers[0].process.pid
     first = WorkerPool(nap, processes=2, preload=preload)
