@@ -1,5 +1,5 @@
 """HTML → PDF with WeasyPrint, with warnings kept and attributed: what a render worker does
-(render/pool/renderer.py hands the jobs to the workers).
+(render/renderer.py hands the jobs to the workers).
 
 Each worker keeps one FontConfiguration per font policy and the parsed stylesheets for the
 whole build
@@ -392,8 +392,8 @@ def _lost_words(job: RenderJob, document) -> list[Problem]:
 
     from printshop.render.weasy.words import find_lost
 
-    root = Path(unquote(urlsplit(job.base_url).path)) if job.base_url.startswith("file:") \
-        else None
+    root = Path(unquote(urlsplit(job.base_url).path)) \
+        if job.base_url and job.base_url.startswith("file:") else None
     problems = []
     found = find_lost(document)
     for lost in found:

@@ -17,7 +17,7 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.characters import blank_recipe
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
-                                       page_size_css, stylesheet)
+                                       page_size_css, stylesheet, template_problem)
 from printshop.render.jinja import render_template
 from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
@@ -39,12 +39,14 @@ ATTACK_BOXES = (("Melee attack", "melee-attack"), ("Melee damage", "melee-damage
 
 class BlankSheetOptions(Strict):
     kind: Literal["blank-sheet"]
-    papers: list[Literal["letter", "a4"]] = ["letter", "a4"]
+    papers: list[Literal["letter", "a4"]] = ["letter", "a4"]   # one PDF for each
     fillable: bool = True             # form fields; false: boxes and lines for a pencil only
-    title: str = "Character Sheet"
+    title: str = "Character Sheet"    # the PDF's title
     recipe: str | None = None         # the recipe whose sheet this is (default: the game's)
-    template: str | None = None       # default: the recipe's blank sheet, else its sheet
-    stylesheets: list[str] | None = None
+    # the sheet's Jinja template (templates/ first); default: the recipe's blank sheet,
+    # else its sheet with nothing rolled (HAMMERCRAWL!'s: blank-sheet.html.j2)
+    template: str | None = None
+    stylesheets: list[str] | None = None   # templates/css/ first; default: the recipe's
 
 
 
@@ -82,9 +84,7 @@ class BlankSheet(Product):
         try:
             env.get_template(self.template)
         except Exception as exc:
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, self.template, exc) from None
+            raise template_problem(env, self.template, exc) from None
         check_stylesheets(ctx, self.project, self.stylesheets)
 
     def sheet_info(self, paper: str, fillable: bool, footer: str | None = None) -> dict:

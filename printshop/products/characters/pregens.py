@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,7 +20,8 @@ from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (check_stylesheets, inline_css_for_screen,
-                                       jinja_environment, page_size_css, stylesheet)
+                                       jinja_environment, page_size_css, stylesheet,
+                                       template_problem)
 from printshop.products.characters.recipe_pack import RecipePack
 from printshop.render.jinja import render_template
 from printshop.render.job import Stylesheet
@@ -39,8 +39,8 @@ PROGRESS_EVERY_S = 5.0
 
 class PregensOptions(Strict):
     kind: Literal["pregens"]
-    seed: str = Field(pattern=SEED_PATTERN)
-    count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)
+    seed: str = Field(pattern=SEED_PATTERN)   # same seed, same characters (printed on each)
+    count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)   # how many characters
     first: int = Field(default=1, ge=1, le=HARD_MAX_COUNT)   # number of the first character
     recipe: str | None = None      # recipes/RECIPE.yaml: how they are made (default:
                                    # characters, or the project's only recipe)
@@ -49,13 +49,14 @@ class PregensOptions(Strict):
     # a convention's wish: roll a character again while any of these holds (recipe
     # expressions, e.g. "all([m <= 0 for m in values(mods)])")
     reroll_while: list[str] = []
-    paper: Literal["letter", "a4"] | None = None
+    paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
     backs: bool = False                           # a tombstone back page for duplex
-    formats: list[Literal["pdf", "html", "json"]] = ["pdf"]
-    title: str | None = None                      # default: the recipe's title
-    template: str | None = None                   # default: the recipe's sheet
-    stylesheets: list[str] | None = None          # default: the recipe's sheet's
+    formats: list[Literal["pdf", "html", "json"]] = ["pdf"]   # json: for virtual tabletops
+    title: str | None = None                      # on the cover (default: the recipe's title)
+    # the sheets' Jinja template and stylesheets (templates/ first); default: the recipe's
+    template: str | None = None
+    stylesheets: list[str] | None = None
     # 10 sheets a job: a worker's memory grows ~2-3.5 MB a page while it lays a chunk out,
     # and smaller chunks were no slower (bench/pregens.py). Layered chunks each carry the
     # forms and stamps they draw; the merge keeps one copy of each (render/pdf/layered_merge.py)
@@ -67,7 +68,7 @@ class PregensOptions(Strict):
     layered: bool | None = None
     # how many index lines fit on the cover and on each further index page (two columns)
     index_first_page: int = Field(default=72, ge=2)
-    index_per_page: int = Field(default=110, ge=2)
+    index_per_page: int = Field(default=110, ge=2)   # (each further index page)
 
 
 @dataclass(frozen=True)
@@ -133,24 +134,24 @@ class Pregens(RecipePack, Product):
         try:
             env.get_template(self.template)
         except Exception as exc:  # syntax errors, missing template
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, self.template, exc) from None
+            raise template_problem(env, self.template, exc) from None
         check_stylesheets(ctx, self.project, self.stylesheets)
 
     # --- rolling -----------------------------------------------------------------------------
     def characters(self, ctx: BuildContext | None = None) -> list[Character]:
         if self._characters is None:
+            from printshop.progress import Counter
+
             roller = self.roller
-            started = time.monotonic()
             out = []
             first = self.options.first
+            counter = Counter(ctx.progress if ctx else None, f"{self.name}: rolling",
+                              self.options.count, "characters", quiet_for=PROGRESS_AFTER_S,
+                              every=PROGRESS_EVERY_S)
             for index in range(first, first + self.options.count):
                 out.append(roller.roll(self.options.seed, index))
-                if ctx and ctx.progress and len(out) % 500 == 0 and \
-                        time.monotonic() - started > PROGRESS_AFTER_S:
-                    ctx.progress(f"{self.name}: rolled {len(out)}/{self.options.count} "
-                                 "characters")
+                if len(out) % 100 == 0 or len(out) == self.options.count:
+                    counter.update(len(out))
             self._characters = out
         return self._characters
 
@@ -227,8 +228,13 @@ class Pregens(RecipePack, Product):
         outline = [("Cover and index", 0)]
         outline += [(f"#{c.index} {c.label}", layout.first_page_of(n))
                     for n, c in enumerate(characters, start=1)]
+        from printshop.progress import Counter
+
+        joining = Counter(ctx.progress, f"{self.name}: joining", merge.count, "parts",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
         pdf = merge.result(title=f"{pack['game']}: {self.title} "
-                                 f"(seed {self.options.seed})", outline=outline)
+                                 f"(seed {self.options.seed})", outline=outline,
+                           counter=joining)
         self.pages = layout.total(len(characters))
         return pdf
 
