@@ -78,7 +78,7 @@ def kit(tables, seats, per_seat, seed, paper, recipe, classes, class_table, rero
     from printshop.products.characters.kit import (KitRequest, build_kit, envelope_lines,
                                                    prepare_kit, split_list, write_kit)
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.renderer import Renderer
 
     located = project_folder(source, quiet)
     out = out if out is not None else located.home / "build"

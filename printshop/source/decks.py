@@ -353,16 +353,14 @@ def _check_face(deck: Deck, problems: Problems) -> None:
 
 
 def _check_character_deal(project, deck: Deck, problems: Problems) -> None:
-    """The recipe a deck of rolled characters names exists and loads."""
-    from printshop.roll.recipe import load_recipe
-
+    """A deck of rolled characters names a recipe that exists (the card product loads and
+    checks it: products/cards/characters.py; the sources do not know the rollers)."""
     deal = deck.spec.characters
     recipe_id = deal.recipe if deal is not None else "characters"
-    where = (deck.path, deck.line_of("characters", "recipe") if deal is not None else 1)
-    try:
-        load_recipe(project, recipe_id, where=where)
-    except PrintshopError as exc:
-        problems.extend(exc)
+    if not (project.root / "recipes" / f"{recipe_id}.yaml").is_file():
+        line = deck.line_of("characters", "recipe") if deal is not None else 1
+        problems.add(deck.path, f"characters.recipe: no recipe '{recipe_id}' in recipes/",
+                     line)
 
 
 def _check_hireling_settings(project, deck: Deck, problems: Problems) -> None:

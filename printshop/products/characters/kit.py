@@ -66,7 +66,7 @@ def kit_entry(project, request: KitRequest) -> tuple[str, dict]:
     from printshop.dice import new_pack_seed
     from printshop.output import check_output_name
     from printshop.products.characters.convention import ConventionOptions
-    from printshop.products.includes import include_kind
+    from printshop.products.characters.includes import include_kind
     from printshop.source.choices import did_you_mean
     from printshop.source.schema import validate_folding_case
 
