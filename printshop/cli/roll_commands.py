@@ -102,7 +102,13 @@ Examples:
   printshop roll characters --count 12 --seed con-2025 --class fighter,thief --backs
   printshop roll characters --count 8 --class-table flat --paper a4
   printshop roll characters --count 3 --seed con-2025 --format json --out -
-  printshop roll characters --seed con-2026 --backs --first 14 --count 1   sheet #14 again
+  printshop roll characters --seed con-2025 --paper letter --no-cover --first 14 --count 1
+  printshop roll characters --seed con-2026 --paper letter --backs --seats 4 --per-seat 2 \
+      --no-cover --first 14 --count 1      a kit's sheet #14 again, with its table and seat
+
+\b
+A pack's cover and a kit's envelope print the exact command that reprints one of their
+sheets.
 """)
 @click.option("--count", "-n", type=int, default=1, show_default=True,
               help="How many characters (more than 10,000 needs --yes).")
@@ -122,6 +128,14 @@ Examples:
               help="Paper (default: the manifest's).")
 @click.option("--backs", is_flag=True,
               help="Add a tombstone back to every sheet (print double-sided, long edge).")
+@click.option("--no-cover", "no_cover", is_flag=True,
+              help="Only the sheets (and their backs): no cover and index. For reprinting "
+                   "a lost sheet.")
+@click.option("--seats", type=click.IntRange(1, 12), default=None, metavar="N",
+              help="With --per-seat: mark each sheet with its table and seat (Table 2 · "
+                   "Seat 3) as a convention kit of N seats a table does.")
+@click.option("--per-seat", "per_seat", type=click.IntRange(1, 10), default=None,
+              metavar="N", help="With --seats: the kit's characters a seat.")
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html", "json"]), default="pdf",
               show_default=True)
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="PATH",
@@ -134,8 +148,8 @@ Examples:
 @source_option
 @debug_option
 @handle_errors
-def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt, out, yes,
-                    jobs, quiet, source, debug):
+def roll_characters(count, first, seed, classes, class_table, paper, backs, no_cover, seats,
+                    per_seat, fmt, out, yes, jobs, quiet, source, debug):
     """Roll characters by the Player's Guide and print them: a cover with an index, then one
     sheet per character (or JSON for virtual tabletops).
 
@@ -158,7 +172,8 @@ def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt,
     result = roll_characters_to_bytes(
         source or default_source(), count=count, seed=seed, classes=classes,
         class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes, jobs=jobs,
-        progress=progress, first=first)
+        progress=progress, first=first, cover=not no_cover, seats=seats,
+        per_seat=per_seat)
     echo_problems(result.warnings, prefix="warning: ")
     if to_stdout:
         sys.stdout.buffer.write(result.data)

@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic import Field
 
 from printshop import __version__
+from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
@@ -76,7 +77,8 @@ class Convention(Product):
         o = options
         self.pregens = Pregens(project, name, PregensOptions(
             kind="pregens", seed=o.seed, count=o.tables * o.seats * o.characters_per_seat,
-            classes=o.classes, class_table=o.class_table, backs=o.backs, paper=o.paper),
+            classes=o.classes, class_table=o.class_table, backs=o.backs, paper=o.paper,
+            seats=o.seats, characters_per_seat=o.characters_per_seat),
             large_ok=True)
 
     # --- inputs ------------------------------------------------------------------------------
@@ -140,16 +142,19 @@ class Convention(Product):
         return [[characters[((t * seats) + s) * per_seat:((t * seats) + s + 1) * per_seat]
                  for s in range(seats)] for t in range(self.options.tables)]
 
-    def reprint_command(self) -> str:
-        o = self.options
-        command = f"printshop roll characters --seed {o.seed}"
-        if o.classes:
-            command += f" --class {','.join(o.classes)}"
-        if o.class_table != "guide":
-            command += f" --class-table {o.class_table}"
-        if o.backs:
-            command += " --backs"
-        return command + " --first N --count 1"
+    def reprint_command(self, paper: str) -> Command:
+        """Sheet #N of the kit alone, as the kit prints it: with its table and seat, on the
+        kit's paper, the sheet and its back."""
+        return self.pregens.reprint_command(paper, "N")
+
+    def rebuild_command(self, ctx: BuildContext) -> Command:
+        options = []
+        source = source_flag(self.project.root)
+        if source:
+            options.append(("--source", source))
+        if ctx.paper:
+            options.append(("--paper", ctx.paper))
+        return Command(("printshop", "build", self.name), tuple(options))
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         from printshop.render.pdf.layered_merge import merge_layered_pdfs
@@ -167,7 +172,7 @@ class Convention(Product):
         kit = {"kit": self.name, "seed": o.seed, "printshop": __version__, "paper": paper,
                "tables": o.tables, "seats": o.seats, "characters_per_seat": o.characters_per_seat,
                "classes": o.classes, "class_table": o.class_table, "backs": o.backs,
-               "reprint": self.reprint_command(), "envelopes": []}
+               "reprint": self.reprint_command(paper).shell(), "envelopes": []}
         files, whole, whole_outline, whole_pages = {}, [], [], 0
         per_character = 2 if o.backs else 1
         for t, seats in enumerate(seating, start=1):
@@ -234,9 +239,10 @@ class Convention(Product):
                              source=f"{pregens.options.template} ({self.name})",
                              uncompressed=ctx.uncompressed, fit_check=True)
 
-        seats_marks = [(characters, {c.index: f"Table {t} · Seat {s}" for c in characters})
-                       for t, seats in enumerate(seating, start=1)
-                       for s, characters in enumerate(seats, start=1)]
+        # each sheet's table and seat, as `printshop roll characters --seats --per-seat`
+        # marks it (the cover's reprint command)
+        seats_marks = [(characters, pregens.marks_for(characters))
+                       for seats in seating for characters in seats]
         everyone = [c for characters, _ in seats_marks for c in characters]
         layers = pregens.layered_sheets(ctx, everyone, paper, pack, make_job,
                                         marks={i: m for _, marks in seats_marks
@@ -244,7 +250,7 @@ class Convention(Product):
         work = []
         for t, seats in enumerate(seating, start=1):
             for s, characters in enumerate(seats, start=1):
-                marks = {c.index: f"Table {t} · Seat {s}" for c in characters}
+                marks = pregens.marks_for(characters)
                 work.append((f"table {t}, seat {s}", len(characters) * per_character,
                              len(characters),
                              (lambda chars=characters, marks=marks: layers.job(chars, marks))
@@ -304,7 +310,8 @@ class Convention(Product):
                 env, o.template, game=self.project.manifest.title, title=o.title, table=t,
                 tables=o.tables, seats=o.seats, per_seat=o.characters_per_seat,
                 envelope=envelope, contents=contents, seed=o.seed, backs=o.backs,
-                reprint=self.reprint_command(), rebuild=f"printshop build {self.name}",
+                reprint=self.reprint_command(paper).html(),
+                rebuild=self.rebuild_command(ctx).html(),
                 first=seats[0][0].index, last=seats[-1][-1].index)
             jobs.append(RenderJob(html=html, stylesheets=css,
                                   roots=tuple(str(r) for r in self.project.read_roots),
