@@ -27,6 +27,7 @@ def roll():
 Examples:
   printshop roll hirelings --count 9 --seed inn                 9 hirelings, build/hirelings-inn.pdf
   printshop roll hirelings --seed inn --tier 2 --count 3        three Tier 2 experts
+  printshop roll hirelings --seed inn --tier 2 --first 3 --count 1   the card SEED inn T2 #3
   printshop roll hirelings --seed inn --format json --out -     as JSON on standard output
   printshop roll hirelings --seed inn --format png --bleed      300 dpi PNGs for a virtual tabletop
 """)
@@ -34,6 +35,9 @@ Examples:
               help="How many hirelings.")
 @click.option("--seed", default=None, metavar="SEED",
               help="Same seed, same hirelings (default: a fresh seed, printed).")
+@click.option("--first", type=click.IntRange(1, None), default=1, show_default=True,
+              help="Number of the first hireling: --first 3 --count 1 reprints the card "
+                   "SEED S #3 (with --tier T: SEED S TT #3) alone.")
 @click.option("--tier", type=int, default=None,
               help="Only this tier (default: tiers drawn by their chance of finding).")
 @click.option("--format", "output_format", type=click.Choice(["pdf", "json", "png"]),
@@ -53,8 +57,8 @@ Examples:
 @functools.partial(card_print_options, with_format=False)
 @debug_option
 @handle_errors
-def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, quiet, source,
-              debug, card_options):
+def hirelings(count, first, seed, tier, output_format, out, deck, paper, strict, jobs, quiet,
+              source, debug, card_options):
     """Roll hireling cards: name, profession, tier, cost, expertise, Hit Dice, quirk."""
     import re
 
@@ -83,12 +87,12 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
         if tier is not None and tier not in tables.tier_numbers:
             raise PrintshopError.at("--tier", f"no tier {tier} (tiers: "
                                     f"{', '.join(map(str, tables.tier_numbers))})")
-        click.echo(hirelings_json(roll_hirelings(tables, seed, count, tier)), nl=False)
+        click.echo(hirelings_json(roll_hirelings(tables, seed, count, tier, first)), nl=False)
         return
     check_system_libraries(quiet)
     written, rolled, warnings = roll_hireling_pack(
         source or default_source(), seed, count, tier, output_format, out, paper,
-        card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict)
+        card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict, first=first)
     echo_problems(warnings, prefix="warning: ")
     if not quiet:
         where = written[0].parent if output_format == "png" else written[0]
