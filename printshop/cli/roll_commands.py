@@ -37,7 +37,7 @@ Examples:
               help="Same seed, same hirelings (default: a fresh seed, printed).")
 @click.option("--first", type=click.IntRange(1, None), default=1, show_default=True,
               help="Number of the first hireling: --first 3 --count 1 reprints the card "
-                   "SEED S #3 (with --tier T: SEED S TT #3) alone.")
+                   "SEED S #3 (with --tier 2: SEED S T2 #3) alone.")
 @click.option("--tier", type=int, default=None,
               help="Only this tier (default: tiers drawn by their chance of finding).")
 @click.option("--format", "output_format", type=click.Choice(["pdf", "json", "png"]),
