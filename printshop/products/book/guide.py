@@ -272,6 +272,9 @@ class Guide(Product):
             for outside in result.outside:
                 ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
                                  outside.line))
+            for finding in result.flow:   # the page-flow report (render/weasy/flow.py)
+                ctx.warn(Problem(str(project.root / finding.source) if finding.source
+                                 else self.name, finding.describe(), finding.line))
             pdf, self.pages = result.pdf, result.pages
             if result.anchors:   # where every chapter and id fell: for `serve`'s previews
                 found = page_map(html, result.anchors, result.pages)
