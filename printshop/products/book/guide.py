@@ -17,7 +17,7 @@ from printshop.products.book.fonts import (BOOK_FAMILIES, _notdef_script, order_
 from printshop.products.book.pages import placed_as_json, render_book
 from printshop.products.book.preview import PageMap, page_map, render_chapter
 from printshop.products.common import (base_url, build_date, check_stylesheets,
-                                       InputDigest, fonts_for_screen_ahead,
+                                       fonts_for_screen_ahead,
                                        inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet,
                                        warn_missing_glyphs)
@@ -207,7 +207,13 @@ class Guide(Product):
             "product": self.name,
             "chapter_start": manifest.chapter_start,
             "fonts": fonts or list(BOOK_FAMILIES),
+            "sheet": None,
         }
+        if edition == "screen" and self.options.blank_sheet and only is None:
+            # the print edition's last page, the blank sheet to copy, as the fillable form
+            from printshop.products.characters.blank_sheet import fillable_sheet_link
+
+            book["sheet"] = fillable_sheet_link(ctx, project, book["paper"])
         if edition == "print":
             self._claimed_fonts = book["fonts"]
         screen_css = ""
@@ -219,7 +225,7 @@ class Guide(Product):
                 + [inline_css_for_screen(stylesheet(project, s), project.read_roots)
                    for s in self.options.screen_stylesheets])
         html = render_template(env, self.options.template, book=book, chapters=chapters,
-                               inputs=InputDigest(project, self._recorder), screen_css=Markup(screen_css))
+                               screen_css=Markup(screen_css))
         return embed_images(html, project.read_roots) if edition == "screen" else html
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
@@ -239,6 +245,7 @@ class Guide(Product):
         self._composed_inputs = self.__dict__.pop("_checked", None) or self.read()
         self._warn_unprinted_tables(ctx, self._composed_inputs[0])
         project = self.project
+        written: dict[str, bytes] = {}
         if "pdf" in self.options.formats:
             html = self.compose(ctx, "print")
             profile = self.print_profile()
@@ -290,9 +297,16 @@ class Guide(Product):
                                                         profile)
             pdf = finish_for_profile(ctx, project, profile, pdf, project.paper_size_mm(paper),
                                      None, f"{self.name}.pdf")
-            output.add(f"{self.name}.pdf", pdf)
+            written[f"{self.name}.pdf"] = pdf
         if "html" in self.options.formats:
-            output.add(f"{self.name}.html", self.compose(ctx, "screen"))
+            written[f"{self.name}.html"] = self.compose(ctx, "screen").encode("utf-8")
+        for name, data in written.items():
+            output.add(name, data)
+        # what it was built from: for the author and tools, not printed in the book
+        from printshop.products.book.manifest import build_manifest
+
+        output.add(f"{self.name}.manifest.json", build_manifest(
+            self, recorder, written, self.paper(ctx), getattr(self, "pages", None)))
 
     def print_job(self, ctx: BuildContext, html: str) -> RenderJob:
         """The whole book's render job (the print edition's HTML, its stylesheets)."""
