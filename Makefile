@@ -28,8 +28,15 @@ system-check:
 system-check-test:
 	@$(PYTHON) printshop/system_check.py test
 
+# The other games in games/ (each a project folder of its own), each into build/games/NAME/.
+GAMES := red-hack dcc dice-and-danger chainmail
+
 build: system-check $(STAMP) bytecode
 	$(PRINTSHOP) build --strict
+	@for game in $(GAMES); do \
+	  echo "$(PRINTSHOP) build --strict --source games/$$game --out build/games/$$game"; \
+	  $(PRINTSHOP) build --strict --source games/$$game --out build/games/$$game || exit 1; \
+	done
 
 test: system-check-test $(STAMP) bytecode
 	$(BIN)/python -m pytest -q
@@ -48,6 +55,7 @@ look: build
 	@$(PYTHON) printshop/system_check.py look
 	@mkdir -p build/png
 	@for pdf in build/*.pdf; do name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$name; done
+	@for pdf in build/games/*/*.pdf; do game=$$(basename $$(dirname $$pdf)); name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$game-$$name; done
 	@echo "pages in build/png/"
 
 clean:

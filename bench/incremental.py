@@ -117,7 +117,7 @@ def serve_times(project: Path) -> dict:
         _, s = wait_for(settled, t, "quiet")
         deck = project / "decks" / "fumbles.yaml"
         deck_before = s["files"]["fumble-deck.pdf"]
-        edit(deck, "by some small miracle", "by some great miracle")
+        edit(deck, "Berserker never fumbles", "Berserker never, ever fumbles")
         saved = time.perf_counter()
         t, _ = wait_for(lambda st: st["files"]["fumble-deck.pdf"] != deck_before, saved,
                         "deck")
@@ -149,7 +149,7 @@ def main() -> None:
         results["noop_build_s"] = round(min(noop), 3)
         for label, path, old, new in [
             ("chapter", "guide/06-playing.md", "\n", "\nA new sentence for the benchmark.\n"),
-            ("deck", "decks/fumbles.yaml", "goes wrong.", "goes wrong, luckily."),
+            ("deck", "decks/fumbles.yaml", "then shuffle it back.", "then shuffle it back in."),
             ("table", "tables/encounter-reactions.yaml", "title:", "# edited\ntitle:"),
         ]:
             edit(project / path, old, new)

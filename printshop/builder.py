@@ -49,10 +49,20 @@ def _check_all(products: list[Product], ctx: BuildContext) -> None:
     problems = Problems()
     for product in products:
         try:
-            product.check(ctx)
+            _check(product, ctx)
         except PrintshopError as exc:
             problems.extend(exc)
     problems.raise_if_any()
+
+
+def _check(product, ctx) -> None:
+    """A product's own checks, after those of the layout it is asked for (--layout)."""
+    from printshop.products import layouts
+    from printshop.products.book import cover
+
+    layouts.check(ctx, product)
+    cover.check_flag(ctx, product)
+    product.check(ctx)
 
 
 def build_project(source: Path, out: Path, names: list[str] | None = None,
@@ -288,7 +298,7 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
         for product in products:
             try:
                 with deps.recording(recorders[product.name]):
-                    product.check(dataclasses.replace(ctx, warnings=warnings[product.name]))
+                    _check(product, dataclasses.replace(ctx, warnings=warnings[product.name]))
             except PrintshopError as exc:
                 with lock:
                     check_problems.extend(exc)

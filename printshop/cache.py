@@ -38,7 +38,9 @@ CACHE_DIR = ".printshop-cache"
 FORMAT = 1
 NATIVE_LIBRARIES = ("libpango-1.0.so.0", "libpangoft2-1.0.so.0", "libharfbuzz.so.0",
                     "libharfbuzz-subset.so.0", "libfontconfig.so.1")
-KEY_ENVIRONMENT = ("SOURCE_DATE_EPOCH",)
+# what in the environment changes a product's files: a date printed, WeasyPrint's patches
+# switched off (render/weasy/registry.py)
+KEY_ENVIRONMENT = ("SOURCE_DATE_EPOCH", "PRINTSHOP_WEASYPRINT_PATCHES")
 
 
 @dataclass
@@ -78,7 +80,9 @@ def tool_fingerprint() -> dict:
             distributions.update(n for n in names if n.endswith((".dist-info", ".egg-info")))
         _TOOLS = {"printshop": __version__, "code": code.hexdigest(),
                   "python": sys.version, "distributions": sorted(distributions),
-                  "native": _native_libraries()}
+                  "native": _native_libraries(),
+                  # a render job's result depends on which patches of WeasyPrint are on
+                  "weasyprint_patches": os.environ.get("PRINTSHOP_WEASYPRINT_PATCHES", "")}
     return _TOOLS
 
 

@@ -51,6 +51,57 @@ class CardRule(Strict):
     one_file_per_deck: bool = False
 
 
+def _mm(value) -> float:
+    if isinstance(value, (int, float)):
+        raise ValueError(f"{value}: give a unit (mm, in or pt), e.g. {value}mm")
+    return length_mm(value)
+
+
+class Barcode(Strict):
+    """The clear box a vendor prints its barcode in, on the back cover's lower corner at
+    the spine (mm)."""
+    width: float
+    height: float
+    from_spine: float
+    from_bottom: float
+
+    @field_validator("width", "height", "from_spine", "from_bottom", mode="before")
+    @classmethod
+    def _length(cls, value):
+        return _mm(value)
+
+
+class CoverPaper(Strict):
+    description: str
+    pages_per_inch: float = Field(gt=50, le=2000)
+    plus: float = 0.0               # mm added for the cover stock
+
+    @field_validator("plus", mode="before")
+    @classmethod
+    def _length(cls, value):
+        return _mm(value)
+
+
+class CoverSpec(Strict):
+    """A print-on-demand book's cover wrap (back, spine, front): the spine's width from the
+    page count, `pages / pages_per_inch + plus`, for each paper the vendor offers; the pages
+    a spine needs before it may carry text; the barcode box. `source` says where the
+    numbers come from (printed by `printshop build --cover` and the README)."""
+    papers: dict[str, CoverPaper]
+    paper: str                      # the default paper (a key of papers)
+    min_pages: int = Field(default=1, ge=1)
+    spine_text_from: int = Field(ge=1)
+    spine_margin: float             # spine text this far from each fold (mm)
+    safe: float | None = None       # the cover's safe area (mm); default: the profile's
+    barcode: Barcode
+    source: str
+
+    @field_validator("spine_margin", "safe", mode="before")
+    @classmethod
+    def _length(cls, value):
+        return None if value is None else _mm(value)
+
+
 class ProfileSpec(Strict):
     description: str
     trim: Literal["letter", "a4", "a5", "a3", "digest"] | None = None
@@ -68,8 +119,15 @@ class ProfileSpec(Strict):
     min_image_ppi: int | None = Field(default=None, ge=50, le=2400)
     max_file_mb: float | None = Field(default=None, gt=0)
     cards: CardRule | None = None
+    # a paged product's pages for the hand (products/layouts.py): as they are, a folded
+    # booklet or a one-sheet pocketmod zine; and the paper's thickness (a booklet's creep)
+    layout: Literal["pages", "booklet", "pocketmod"] = "pages"
+    paper_thickness: float = 0.1
+    # a print-on-demand book: its cover is a separate file (products/book/cover.py); the
+    # interior then has no cover of its own
+    cover: CoverSpec | None = None
 
-    @field_validator("bleed", "safe", "gutter", mode="before")
+    @field_validator("bleed", "safe", "gutter", "paper_thickness", mode="before")
     @classmethod
     def _length(cls, value):
         if isinstance(value, (int, float)):
@@ -97,6 +155,11 @@ class PrintProfile:
     @property
     def cmyk(self) -> bool:
         return self.spec.colour == "cmyk"
+
+    def for_cover(self) -> "PrintProfile":
+        """This profile for its cover wrap: one page, no page-count rule."""
+        return PrintProfile(self.name, self.spec.model_copy(update={"pages": PageRule()}),
+                            self.path, self.line)
 
     @property
     def for_press(self) -> bool:
@@ -147,6 +210,9 @@ def _load(path: Path) -> dict[str, PrintProfile]:
             # that takes CMYK wants none and adds its own, in registration colour
             problems.append(("marks", "crop marks are for sRGB copy-shop files: presses "
                              "that take CMYK want none and add their own; use marks: none"))
+        if spec.cover is not None and spec.cover.paper not in spec.cover.papers:
+            problems.append(("cover", f"cover.paper '{spec.cover.paper}' is not one of "
+                             f"cover.papers ({', '.join(spec.cover.papers)})"))
         if problems:
             key, _ = problems[0]
             line = (doc.pos(("profiles", name, key)) if key in doc.data["profiles"][name]

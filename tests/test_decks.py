@@ -21,14 +21,20 @@ def project() -> Project:
     return Project.load(RULES_SRC)
 
 
-def test_the_event_deck_is_the_52_playing_cards_plus_a_rules_card(project):
+@pytest.fixture(scope="module")
+def dcc() -> Project:
+    """games/dcc: the Dungeon Crawl Classics fumble and crit decks live there."""
+    return Project.load(RULES_SRC.parent / "games" / "dcc")
+
+
+def test_the_event_deck_is_the_52_playing_cards_plus_rules_cards(project):
     deck = load_deck(project, "event")
     playing = [c for c in deck.cards if c.data["kind"] == "playing-card"]
     rules = [c for c in deck.cards if c.data["kind"] == "rules"]
-    assert len(playing) == 52 and len(rules) == 1
+    assert len(playing) == 52 and len(rules) == 3
     assert sorted((c.data["suit"], c.data["rank"]) for c in playing) == sorted(
         itertools.product(SUITS, RANKS))
-    assert [c.id for c in deck.cards] == [f"EV-{n:02d}" for n in range(1, 54)]
+    assert [c.id for c in deck.cards] == [f"EV-{n:02d}" for n in range(1, 56)]
 
 
 def test_event_results_follow_the_suits_and_ranks_and_the_guides_event_die(project):
@@ -63,14 +69,20 @@ def test_changing_the_guides_event_die_changes_the_deck(project_copy):
     assert light.data["fields"]["effect"].startswith("Lights sputter")
 
 
-def test_the_event_rules_card_carries_the_event_die(project):
-    rules = load_deck(project, "event").cards[-1].data
-    assert "every 2 turns" in rules["text"]
-    assert "Running" in rules["text"]
-    table = rules["table"]
-    assert table["dice"] == "1d6" and len(table["rows"]) == 6
-    assert table["rows"][0]["cells"][0] == "Encounter"
-    assert table["title"] == "The Event Die"  # the guide's own table
+def test_the_event_rules_cards_carry_the_event_die(project):
+    rules = [c.data for c in load_deck(project, "event").cards if c.data["kind"] == "rules"]
+    text = "\n".join(r["text"] for r in rules)
+    assert "every 2 turns" in text and "Running" in text
+    assert "The Red Hack" in text  # labelled as adapted
+    die = project.tables["event-die"]
+    tables = [r["table"] for r in rules if r["table"]]
+    assert len(tables) == 2  # the die's two result columns, one card each
+    for table in tables:
+        assert table["dice"] == "1d6" and len(table["rows"]) == 6
+        assert table["title"] == "The Event Die"  # the guide's own table
+        assert [r["cells"][0] for r in table["rows"]] == [r["event"] for r in die.rows]
+    assert [r["cells"][1] for r in tables[0]["rows"]] == [r["effect"] for r in die.rows]
+    assert [r["cells"][1] for r in tables[1]["rows"]] == [r["running"] for r in die.rows]
 
 
 def test_the_encounter_deck_is_one_card_per_way_two_dice_fall(project):
@@ -92,8 +104,8 @@ def test_the_encounter_deck_is_one_card_per_way_two_dice_fall(project):
 
 @pytest.mark.parametrize("deck_id, rows", [("fumbles", 17), ("crit-1", 7), ("crit-2", 13),
                                            ("crit-3", 15)])
-def test_table_decks_have_one_card_per_row_with_its_roll(project, deck_id, rows):
-    deck = load_deck(project, deck_id)
+def test_table_decks_have_one_card_per_row_with_its_roll(dcc, deck_id, rows):
+    deck = load_deck(dcc, deck_id)
     row_cards = [c for c in deck.cards if c.data["kind"] == "row"]
     assert len(row_cards) == rows == len(deck.tables[0].rows)
     numbers = [c.data["fields"]["number"] for c in row_cards]
@@ -103,22 +115,43 @@ def test_table_decks_have_one_card_per_row_with_its_roll(project, deck_id, rows)
     assert len({c.id for c in deck.cards}) == len(deck.cards)
 
 
-def test_fumble_cards_say_which_fumble_dice_reach_them(project):
+def test_fumble_cards_say_which_fumble_dice_reach_them(dcc):
     fields = {c.data["fields"]["number"]: c.data["fields"]["dice"]
-              for c in load_deck(project, "fumbles").cards if c.data["kind"] == "row"}
+              for c in load_deck(dcc, "fumbles").cards if c.data["kind"] == "row"}
     assert "d4" in fields["4"] and "d4" not in fields["5"]
     assert "d8" in fields["8"] and "d8" not in fields["9"]
     assert "d12" in fields["12"] and "d12" not in fields["13"]
     assert "Luck" in fields["0 or less"]
 
 
-def test_each_deck_has_its_own_back(project):
+def test_each_deck_has_its_own_back(project, dcc):
     backs = set()
-    for deck_id in ("event", "encounter", "fumbles", "crit-1", "crit-2", "crit-3",
-                    "hirelings"):
-        spec = load_deck(project, deck_id).spec
-        backs.add((spec.colour, spec.back.title, spec.back.emblem))
-    assert len(backs) == 7
+    decks = [(project, d) for d in ("event", "encounter", "fumbles", "hirelings")]
+    decks += [(dcc, d) for d in ("fumbles", "crit-1", "crit-2", "crit-3")]
+    for where, deck_id in decks:
+        spec = load_deck(where, deck_id).spec
+        backs.add((spec.colour, spec.back.title, spec.back.emblem, spec.back.subtitle))
+    assert len(backs) == 8
+
+
+def test_hammercrawls_fumble_deck_is_its_own_fumble_mishaps(project):
+    """HAMMERCRAWL!'s kit keeps only decks its own rules use: the fumble deck is the guide's
+    Fumble Mishaps table, a card a result (six cards: a draw is a d6)."""
+    deck = load_deck(project, "fumbles")
+    table = project.tables["fumble-mishaps"]
+    rows = [c.data["fields"] for c in deck.cards if c.data["kind"] == "row"]
+    assert rows == [dict(r.values) for r in table.rows] and len(rows) == 6
+    text = " ".join(str(v) for r in rows for v in r.values())
+    for dcc_only in ("Reflex", "Agility", "Luck", "DC "):
+        assert dcc_only not in text
+
+
+def test_decks_drawn_from_dcc_credit_it_instead_of_wearing_its_name(dcc):
+    for deck_id in ("fumbles", "crit-1", "crit-2", "crit-3"):
+        spec = load_deck(dcc, deck_id).spec
+        assert spec.credit.startswith("Adapted from the Dungeon Crawl Classics")
+        assert "crawl classics" not in (spec.back.subtitle or "").lower()
+        assert "crawl classics" not in spec.back.title.lower()
 
 
 def test_ranks():

@@ -60,24 +60,66 @@ def test_a_forced_tier_gives_only_that_tier(tables, tier_rows, tier):
         assert hireling.id.startswith(f"SEED guild T{tier} #")
 
 
-def test_tiers_come_up_in_proportion_to_their_chance_of_finding(tables, tier_rows):
+def chance_of_finding(tier_rows) -> dict[int, float]:
+    """What share of a town's hirelings each tier is, read from the guide's table: each tier
+    that is not certain comes up with its own Chance of Finding (1 in 10 …), and the certain
+    one (Tier 0, "100 in 100") makes up the rest."""
+    chances = {t: row["chance_in"] / row["chance_of"] for t, row in tier_rows.items()}
+    certain = [t for t, c in chances.items() if c == 1]
+    assert certain == [0]
+    chances[0] = 1 - sum(c for t, c in chances.items() if t != 0)
+    return chances
+
+
+def test_tiers_come_up_as_often_as_their_chance_of_finding(tables, tier_rows):
     """40,000 hirelings from fixed seeds (so this can never flake): each tier's count is
     within 4.5 standard deviations of what its chance of finding predicts."""
-    weights = {t: row["chance_in"] / row["chance_of"] for t, row in tier_rows.items()}
-    total_weight = sum(weights.values())
+    expected_share = chance_of_finding(tier_rows)
+    assert expected_share[1] == 0.1 and expected_share[5] == 0.0001
     n = 0
     counts: Counter = Counter()
     for seed in ("market", "docks", "temple", "gate"):
         rolled = roll_hirelings(tables, seed, 10_000)
         counts.update(h.tier for h in rolled)
         n += len(rolled)
-    for tier, weight in weights.items():
-        p = weight / total_weight
+    for tier, p in expected_share.items():
         expected = n * p
         sigma = math.sqrt(n * p * (1 - p))
         assert abs(counts[tier] - expected) <= max(4.5 * sigma, 2), (tier, counts, expected)
     # the common tiers really are common and the legends really are rare
     assert counts[0] > 30_000 and counts[1] > 3_000 and counts[5] < 20
+
+
+def test_a_towns_hireling_deck_is_dealt_by_the_chance_of_finding(tables, tier_rows):
+    """The shipped hireling deck is one town's hirelings dealt by the odds (not a fixed mix
+    with a Tier 5 in every town), and over 3,000 towns of that size the tiers come up as
+    the Chance of Finding says: a Tier 1 is 1 in 10 of the folk met, a Tier 4 turns up in
+    about 1 town in 37, a Tier 5 in about 1 in 370."""
+    from printshop.products.cards.hirelings import hireling_cards
+    from printshop.roll.hirelings import hireling_tier
+
+    project = Project.load(RULES_SRC)
+    entry = project.manifest.products["hirelings"]
+    size, seed = int(entry["count"]), entry["seed"]
+    assert "per_tier" not in entry and size >= 20
+    deck = load_deck(project, "hirelings")
+    dealt = [c.data["tier"] for c in hireling_cards(deck, tables, seed, count=size)
+             if c.data["kind"] == "hireling"]
+    assert dealt == [hireling_tier(tables, seed, i) for i in range(1, size + 1)]
+    towns = [[hireling_tier(tables, f"town-{t}", i) for i in range(1, size + 1)]
+             for t in range(3_000)]
+    counts = Counter(tier for town in towns for tier in town)
+    n = size * len(towns)
+    for tier, p in chance_of_finding(tier_rows).items():
+        sigma = math.sqrt(n * p * (1 - p))
+        assert abs(counts[tier] - n * p) <= max(4.5 * sigma, 3), (tier, counts, n * p)
+    for tier, p in ((4, 0.001), (5, 0.0001)):
+        with_one = sum(tier in town for town in towns)
+        p_town = 1 - (1 - p) ** size
+        sigma = math.sqrt(len(towns) * p_town * (1 - p_town))
+        assert abs(with_one - len(towns) * p_town) <= max(4.5 * sigma, 3), (tier, with_one)
+    rules = " ".join(c.data["text"] for c in deck.cards if c.data["kind"] == "rules")
+    assert "Chance of Finding" in rules and "top card" in rules
 
 
 def test_the_same_seed_gives_the_same_hirelings_whatever_the_count(tables):

@@ -110,6 +110,14 @@ def test_every_table_on_a_sheet_prints_all_its_values(built, project, stem, shee
     assert missing == []
 
 
+def test_nothing_on_the_sheets_or_the_screen_is_smaller_than_8_pt(built):
+    """Read at arm's length across a table: every character of both files, footers too."""
+    from print_sizes import smaller_than
+
+    for name in ("reference.pdf", "screen.pdf"):
+        assert smaller_than(built / name, 8) == [], name
+
+
 def test_player_reference_and_screen_have_what_the_table_needs(built):
     pages = sheet_pages(built / "reference.pdf")
     player = squash("".join(pages["Player Reference"]))

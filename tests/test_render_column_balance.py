@@ -8,7 +8,7 @@ from math import inf
 
 import pytest
 
-from printshop.render.weasy import column_balance
+from printshop.render.weasy import column_balance, registry
 from printshop.render.weasy.column_balance import BalanceSearch
 from printshop.render.job import RenderJob, render_job
 
@@ -121,8 +121,12 @@ def column_layouts(monkeypatch):
     """Counts the layouts of column boxes, and switches WeasyPrint's own balancing back on."""
     from weasyprint.layout import block
 
-    assert column_balance.apply(), "WeasyPrint's column layout is not the text patched"
+    states = {s.name: s.state for s in registry.apply_all()}
+    assert states["column-balance"] == "active", "WeasyPrint's column layout is not the text patched"
     patched = block.columns_layout
+    # WeasyPrint's own balancing, with the fix printshop always makes to the same function
+    theirs = registry.edited_function(column_balance.FUNCTION,
+                                      frozenset({"column-span-resume"}))
     counted = {"layouts": 0}
     real = block.block_box_layout
 
@@ -136,7 +140,7 @@ def column_layouts(monkeypatch):
     def render(html: str, original: bool) -> tuple[bytes, int]:
         counted["layouts"] = 0
         monkeypatch.setattr(block, "columns_layout",
-                            column_balance._original if original else patched)
+                            theirs if original else patched)
         result = render_job(RenderJob(html=html, stylesheets=(), roots=("/nonexistent",),
                                       base_url="file:///nonexistent/", source="test"))
         monkeypatch.setattr(block, "columns_layout", patched)

@@ -76,10 +76,11 @@ def test_a_misspelt_key_is_pointed_at(tmp_path):
     assert problem.line == 10 and "did you mean 'description'" in problem.message
 
 
-def test_type_size_below_seven_points_is_refused(tmp_path):
+@pytest.mark.parametrize("size", ["6", "7.5"])
+def test_type_size_below_eight_points_is_refused(tmp_path, size):
     with pytest.raises(PrintshopError) as caught:
         load_sheet(write(tmp_path, GOOD.replace("title: Test Sheet\n",
-                                                "title: Test Sheet\ntype_size: 6\n")))
+                                                f"title: Test Sheet\ntype_size: {size}\n")))
     assert caught.value.problems[0].line == 2
 
 

@@ -11,7 +11,7 @@ import click
 
 from printshop import __version__
 from printshop.cli.preflight_command import preflight
-from printshop.cli.project_commands import build, check, new, serve
+from printshop.cli.project_commands import build, bundle, check, new, serve
 from printshop.cli.roll_commands import roll
 
 
@@ -31,7 +31,26 @@ def _print_version(ctx) -> None:
     click.echo(f"printshop {__version__}\nWeasyPrint {weasyprint}\n"
                f"Pango {found.get('Pango', 'not found')}\n"
                f"HarfBuzz {found.get('HarfBuzz', 'not found')} (font subsetter: {subsetter})")
+    if weasyprint != "not installed" and not system_check.missing_libraries():
+        _print_patches()
     ctx.exit()
+
+
+def _print_patches() -> None:
+    """printshop's changes to WeasyPrint (render/weasy/registry.py): which are active, which
+    were skipped or switched off, and why."""
+    from printshop.render.weasy import registry
+
+    statuses = registry.report()
+    _, unknown = registry.switched_off()
+    active = sum(s.state == "active" for s in statuses)
+    click.echo(f"WeasyPrint patches: {active} of {len(statuses)} active "
+               f"(switch off with {registry.ENV}=off or a comma list of names)")
+    for status in statuses:
+        why = f": {status.reason}" if status.reason else ""
+        click.echo(f"  {status.name:<22} {status.kind:<5} {status.state}{why}")
+    for name in unknown:
+        click.echo(f"  {name}: not a patch ({registry.ENV})")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
@@ -55,6 +74,7 @@ cli.add_command(build)
 cli.add_command(serve)
 cli.add_command(check)
 cli.add_command(new)
+cli.add_command(bundle)
 cli.add_command(preflight)
 cli.add_command(roll)
 

@@ -31,13 +31,25 @@ def debug_option(function):
     return click.option("--debug", is_flag=True, help="Show Python tracebacks.")(function)
 
 
-def card_print_options(function, with_format: bool = True):
+CARD_LAYOUTS = ("home", "foldover", "printshop")
+PAGE_LAYOUTS = ("booklet", "pocketmod")   # products/layouts.py
+
+
+def card_print_options(function, with_format: bool = True, page_layouts: bool = False):
     """--layout, --flip, --card-size, --guides, --format, --bleed for card products, passed
-    on as one `card_options` dict (only the options given)."""
+    on as one `card_options` dict (only the options given). With `page_layouts`, --layout
+    also takes booklet and pocketmod, passed on as `page_layout` (None otherwise)."""
+    layout_help = ("Cards: home (duplex sheets, the default), foldover (fold each sheet in "
+                   "half) or printshop (one card a page, 3 mm bleed).")
+    if page_layouts:
+        layout_help += (" Books, manuscripts and reference sheets: booklet (pages in "
+                        "saddle-stitch order, two a side of the paper, for folding and "
+                        "stapling: NAME-booklet.pdf) or pocketmod (up to 8 pages on one "
+                        "sheet, cut once and folded: NAME-pocketmod.pdf).")
     options = [
-        click.option("--layout", type=click.Choice(["home", "foldover", "printshop"]),
-                     default=None, help="Cards: home (duplex sheets, the default), foldover "
-                     "(fold each sheet in half) or printshop (one card a page, 3 mm bleed)."),
+        click.option("--layout", type=click.Choice(CARD_LAYOUTS + (PAGE_LAYOUTS if
+                                                                   page_layouts else ())),
+                     default=None, help=layout_help),
         click.option("--flip", type=click.Choice(["long", "short"]), default=None,
                      help="Cards, home layout: how your duplex printer turns the sheet "
                      "(default long)."),
@@ -59,7 +71,11 @@ def card_print_options(function, with_format: bool = True):
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
-        given = {"layout": kwargs.pop("layout"), "flip": kwargs.pop("flip"),
+        layout = kwargs.pop("layout")
+        if page_layouts:
+            kwargs["page_layout"] = layout if layout in PAGE_LAYOUTS else None
+            layout = None if layout in PAGE_LAYOUTS else layout
+        given = {"layout": layout, "flip": kwargs.pop("flip"),
                  "size": kwargs.pop("card_size"), "guides": kwargs.pop("guides") or None,
                  "formats": list(kwargs.pop("card_formats", ())) or None,
                  "png_bleed": kwargs.pop("png_bleed")}

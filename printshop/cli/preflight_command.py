@@ -17,17 +17,29 @@ Examples:
   printshop preflight build/players-guide.pdf --profile dtrpg-book
   printshop preflight build/event-deck.pdf --profile dtc-cards --card-size poker
   printshop preflight build/players-guide.pdf --profile dtrpg-book --json
+  printshop preflight build/players-guide-cover.pdf --profile dtrpg-book \
+      --interior build/players-guide.pdf       a cover wrap, sized for its interior
 """)
 @click.argument("pdf", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--profile", "profile_name", default="home", show_default=True,
               metavar="NAME", help="Print profile to check against (print-profiles.yaml).")
 @click.option("--card-size", "card_size", default=None, metavar="SIZE",
               help="Cards: the trim is this card size (default: not checked for cards).")
+@click.option("--interior", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              metavar="PDF", help="PDF is a cover wrap: check it against this interior (its "
+              "size for the interior's page count and the profile's cover paper, one page, "
+              "no spine text on a spine too thin for it) as well as bleed, colour and ink.")
+@click.option("--cover-paper", "cover_paper", default=None, metavar="NAME",
+              help="With --interior: the profile's cover paper (default: the profile's).")
+@click.option("--spine-width", "spine_width", default=None, metavar="LENGTH",
+              help="With --interior: the spine's width from the vendor's cover template "
+              "(e.g. 0.352in), instead of the profile's formula.")
 @click.option("--json", "as_json", is_flag=True, help="Findings as JSON on standard output.")
 @source_option
 @debug_option
 @handle_errors
-def preflight(pdf, profile_name, card_size, as_json, source, debug):
+def preflight(pdf, profile_name, card_size, interior, cover_paper, spine_width, as_json,
+              source, debug):
     """Check PDF against a print profile: page boxes and bleed, page count, PDF/X keys and
     output intent, colour spaces used, total ink, fonts, image resolution, transparency,
     links and bookmarks, file size.
@@ -56,7 +68,20 @@ def preflight(pdf, profile_name, card_size, as_json, source, debug):
     elif profile.trim:
         trim = papers_mm()[profile.trim]
     icc = profile.icc_path(root)
-    findings = run(pdf.read_bytes(), profile, trim, icc.read_bytes() if icc else None)
+    if interior is not None:
+        from printshop.preflight.cover import preflight_cover
+        from printshop.profiles import length_mm
+
+        if not interior.is_file():
+            raise PrintshopError.at(interior, "file not found")
+        try:
+            spine = length_mm(spine_width) if spine_width else None
+        except ValueError as exc:
+            raise PrintshopError.at("--spine-width", str(exc)) from None
+        findings = preflight_cover(pdf.read_bytes(), profile, interior.read_bytes(),
+                                   icc.read_bytes() if icc else None, cover_paper, spine)
+    else:
+        findings = run(pdf.read_bytes(), profile, trim, icc.read_bytes() if icc else None)
     if as_json:
         click.echo(report_json(findings, str(pdf), profile.name), nl=False)
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -22,6 +23,9 @@ Examples:
   printshop build event-deck --layout foldover --paper a4   a card deck for a simplex printer
   printshop build players-guide --profile dtrpg-book   PDF/X-1a, CMYK, bleed: DriveThruRPG
   printshop build event-deck --profile dtc-cards        one card a page for DriveThruCards
+  printshop build players-guide --profile dtrpg-book --cover   the interior and its cover wrap
+  printshop build players-guide --paper a4 --layout booklet   an A5 booklet on A4 sheets
+  printshop build quickstart --layout pocketmod        an 8-page zine on one sheet
 """)
 @click.argument("products", nargs=-1)
 @source_option
@@ -35,6 +39,13 @@ Examples:
               help="Print profile for every product: home (the default), screen, "
                    "dtrpg-book, lulu-book, dtc-cards, mpc-cards, tgc-cards or one of the "
                    "project's print-profiles.yaml. The file is checked by preflight.")
+@click.option("--cover", is_flag=True,
+              help="Books for a print-on-demand profile (dtrpg-book, lulu-book): also the "
+                   "cover wrap, NAME-cover.pdf (back, spine and front with bleed, the spine "
+                   "as wide as the vendor's formula gives for the interior's pages).")
+@click.option("--spine-width", "spine_width", default=None, metavar="LENGTH",
+              help="With --cover: the spine's width from the vendor's own cover template "
+                   "(e.g. 0.352in or 8.94mm), instead of the formula.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
 @click.option("--timeout", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
@@ -45,11 +56,11 @@ Examples:
               help="Build even the products that are up to date (ignore the build cache; "
                    "a book still starts from where its pages fell last time, checked).")
 @click.option("--uncompressed", is_flag=True, hidden=True)
-@card_print_options
+@functools.partial(card_print_options, page_layouts=True)
 @debug_option
 @handle_errors
-def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, force,
-          uncompressed, debug, card_options):
+def build(products, source, out, paper, strict, profile, cover, spine_width, jobs, timeout,
+          quiet, force, uncompressed, debug, card_options, page_layout):
     """Build PRODUCTS (default: all in the manifest) into the output folder.
 
     Every input is checked first; if anything is wrong nothing is written and the previous
@@ -64,12 +75,15 @@ def build(products, source, out, paper, strict, profile, jobs, timeout, quiet, f
         if not quiet:
             click.echo(f"printshop: {message}", err=True)
 
+    check_patch_switches()
     if out is None:  # never write outside the project unless the user says where
         out = Path(source) / "build" if source is not None else Path("build")
     report = build_project(source or default_source(), out, list(products) or None,
                            paper=paper, strict=strict, jobs=jobs, progress=progress,
                            uncompressed=uncompressed, timeout=timeout, force=force,
-                           context_options={"card_options": card_options},
+                           context_options={"card_options": card_options,
+                                            "layout": page_layout, "cover": cover,
+                                            "spine_width": spine_width},
                            profile=profile,
                            # only when something is rendered: a no-op build stays fast
                            before_render=lambda: check_system_libraries(quiet))
@@ -189,3 +203,76 @@ def new(folder, title, debug):
 
     click.echo(f"printshop: new project in {folder}; next: cd {shlex.quote(str(folder))} && "
                "printshop build", err=True)
+
+
+@click.command(epilog="""\b
+Examples:
+  printshop bundle                          build/hammercrawl-print-and-play/ and .zip
+  printshop bundle --paper a4               the same on A4: A5 booklets, A4 card sheets
+  printshop bundle --source ~/my-game --out /tmp/pnp
+""")
+@source_option
+@click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Output folder (default: ./build, or DIR/build with --source DIR).")
+@click.option("--paper", type=click.Choice(("letter", "a4")), default=None,
+              help="The paper everything prints on (default: the manifest's).")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Render processes (default: one per core).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+@debug_option
+@handle_errors
+def bundle(source, out, paper, strict, jobs, quiet, debug):
+    """Write the game's print-and-play files as a folder and a zip: every book as a folded
+    booklet (or its own layout, such as a pocketmod zine), the card decks, the reference
+    sheets and the blank character sheet, on one paper, and PRINTING.txt saying how to
+    print each (paper, double- or one-sided and the edge to flip on, 100 %).
+
+    The products build as `printshop build` builds them (books as booklets), into
+    OUT/.print-and-play/ with its own build cache; OUT's own files are left alone. The zip
+    is reproducible: fixed dates, entries in name order.
+    """
+    from printshop.bundle import make_bundle
+
+    def progress(message: str) -> None:
+        if not quiet:
+            click.echo(f"printshop: {message}", err=True)
+
+    if out is None:
+        out = Path(source) / "build" if source is not None else Path("build")
+    report = make_bundle(source or default_source(), out, paper=paper, strict=strict,
+                         jobs=jobs, progress=progress,
+                         before_render=lambda: check_system_libraries(quiet))
+    echo_problems(report.warnings, prefix="warning: ")
+    if not quiet:
+        for entry in report.entries:
+            click.echo(f"  {entry.file}: {entry.what}")
+        click.echo(f"wrote {report.folder}/ ({len(report.entries) + 1} files)")
+        click.echo(f"wrote {report.zip}")
+        click.echo(f"printshop: bundle made in {report.seconds:.1f} s", err=True)
+
+
+def check_patch_switches() -> None:
+    """PRINTSHOP_WEASYPRINT_PATCHES names only patches that exist (a typo would otherwise
+    leave on the patch meant to be off)."""
+    import os
+
+    from printshop.render.weasy.registry import ENV
+
+    if not os.environ.get(ENV, "").strip():
+        return
+    from printshop.errors import PrintshopError, Problem
+    from printshop.render.weasy import registry
+
+    _, unknown = registry.switched_off()
+    if unknown:
+        import difflib
+
+        known = registry.names()
+        problems = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(Problem(ENV, f"{name!r} is not a WeasyPrint patch{hint}; "
+                                         f"the patches: {', '.join(known)}, or 'off'"))
+        raise PrintshopError(problems)

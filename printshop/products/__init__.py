@@ -26,6 +26,7 @@ PRODUCT_MODULES = {
     "cards": "printshop.products.cards.product",
     "blank-sheet": "printshop.products.characters.blank_sheet",
     "convention": "printshop.products.characters.convention",
+    "cover": "printshop.products.book.cover",
 }
 
 
@@ -39,6 +40,9 @@ class BuildContext:
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
+    layout: str | None = None         # --layout booklet|pocketmod (products/layouts.py)
+    cover: bool = False               # --cover: a book's cover wrap too (products/book/cover.py)
+    spine_width: str | None = None    # --spine-width: the wrap's spine, from the vendor
     # renders one product reuses in another (products/includes.py), made once per build
     shared: dict = field(default_factory=deps.SharedRenders)
 

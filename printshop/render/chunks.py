@@ -106,7 +106,7 @@ class ChunkCache:
 
     def put(self, key: str, result) -> None:
         """Kept until `commit`."""
-        if result.refused:
+        if result.refused or result.lost:
             return
         meta = {"format": FORMAT, "pdf_sha256": hashlib.sha256(result.pdf).hexdigest(),
                 "pages": result.pages,

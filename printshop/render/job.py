@@ -69,6 +69,9 @@ class RenderJob:
     # card sheets (render/pdf/impose.py): for each sheet page, its faces as (face page index,
     # x, y, width, height) in mm; the face pages follow the sheets and are placed on them
     faces: tuple = ()
+    # the number printed on the first page (a book's part starts on its page in the book):
+    # pages in messages are counted from it
+    first_page: int = 1
 
 
 @dataclass
@@ -88,6 +91,9 @@ class RenderResult:
     strings: dict = field(default_factory=dict)
     kept_by: int = 0   # with `keep`: the pid of the worker keeping the layout (0: none)
     resumed: bool = False   # with `resume`: finished from a kept layout, not laid out again
+    # words of the document missing from its pages or printed more often (errors: the
+    # build fails with them; render/weasy/words.py)
+    lost: list[Problem] = field(default_factory=list)
 
 
 _process_state: dict = {}
@@ -247,7 +253,7 @@ def _font_config(job: RenderJob | None):
     import_weasyprint()
     from weasyprint.text.fonts import FontConfiguration
 
-    from printshop.render.weasy import column_balance, speedups
+    from printshop.render.weasy import registry, speedups
     from printshop.render.fonts import (BUNDLED_ONLY, isolate_fontconfig,
                                         remove_font_folder_at_exit)
     from printshop.render.weasy.subsetting import keep_font_dates
@@ -257,7 +263,7 @@ def _font_config(job: RenderJob | None):
     if policy not in configs:
         if not configs:
             speedups.apply()
-            column_balance.apply()
+            registry.apply_all()
         isolate_fontconfig(policy)
         keep_font_dates()
         configs[policy] = FontConfiguration()
@@ -333,12 +339,16 @@ def _render_job(job: RenderJob) -> RenderResult:
                     anchors.setdefault(name, number)
             named = assignments(document)
         flow = []
+        lost = []
+        if not job.layout_only and not overflows:
+            # (a box that overflows is the product's to fit again or report)
+            lost = _lost_words(job, document)
         if job.page_check:
             from printshop.render.weasy.fit import find_outside
             from printshop.render.weasy.flow import find_flow
 
             outside = find_outside(document)
-            flow = find_flow(document)
+            flow = find_flow(document, job.first_page)
         geometry = []
         if job.slots or job.overlay is not None:
             from printshop.render.pdf.layers import slot_geometry
@@ -377,7 +387,28 @@ def _render_job(job: RenderJob) -> RenderResult:
                         overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
                         flow=flow,
                         slots=geometry if job.slots else [], strings=named,
-                        kept_by=os.getpid() if kept else 0, resumed=resumed)
+                        kept_by=os.getpid() if kept else 0, resumed=resumed, lost=lost)
+
+
+def _lost_words(job: RenderJob, document) -> list[Problem]:
+    """The words of the job's document missing from its pages, or printed more often, as
+    errors at their source (a chapter's Markdown line, or the job's source)."""
+    from urllib.parse import unquote, urlsplit
+
+    from printshop.render.weasy.words import find_lost
+
+    root = Path(unquote(urlsplit(job.base_url).path)) if job.base_url.startswith("file:") \
+        else None
+    problems = []
+    found = find_lost(document)
+    for lost in found:
+        path = job.source
+        if lost.source:
+            path = str(root / lost.source) if root is not None and \
+                not Path(lost.source).is_absolute() else lost.source
+        problems.append(Problem(display_path(path), lost.describe(job.first_page - 1),
+                                lost.line if lost.source else None))
+    return problems
 
 
 @dataclass

@@ -112,7 +112,15 @@ def hireling_tables(project_tables: dict[str, Table], settings: HirelingSettings
 
 
 def _tiers(table: Table) -> list[Tier]:
-    """Each tier with a whole-number weight proportional to its chance of finding."""
+    """Each tier with a whole-number weight: the share of a town's hirelings it makes up.
+
+    HAMMERCRAWL!'s Chance of Finding gives Tier 0 "100 in 100" (always there) and each other
+    tier its own chance (1 in 10 … 1 in 10,000): looking for someone of that tier, that is
+    the chance of finding one. So a hireling met (a card turned up) is of each uncertain
+    tier with exactly its chance, and of the certain tier otherwise: Tier 1 is 1 in 10 of
+    them, not 1 in 11.6. A table without exactly one certain tier, or whose chances add up
+    to more than 1, deals its tiers in proportion to their chances instead.
+    """
     problems = Problems()
     chances = []
     for row in table.rows:
@@ -125,10 +133,16 @@ def _tiers(table: Table) -> list[Tier]:
             continue
         chances.append((row, Fraction(chance_in, chance_of)))
     problems.raise_if_any()
-    scale = math.lcm(*(c.denominator for _, c in chances))
+    certain = [row for row, chance in chances if chance == 1]
+    rest = sum((chance for _, chance in chances if chance != 1), Fraction(0))
+    if len(certain) == 1 and rest < 1:
+        shares = [(row, chance if chance != 1 else 1 - rest) for row, chance in chances]
+    else:
+        shares = chances
+    scale = math.lcm(*(c.denominator for _, c in shares))
     tiers = [Tier(int(row["tier"]), str(row["cost"]), int(row["expertise"]),
-                  str(row["chance"]), str(row["description"]), int(chance * scale), row.line)
-             for row, chance in chances]
+                  str(row["chance"]), str(row["description"]), int(share * scale), row.line)
+             for row, share in shares]
     if sum(t.weight for t in tiers) == 0:
         raise PrintshopError.at(table.path, "every tier has a chance of 0: no hireling could "
                                 "ever be found")
@@ -137,6 +151,12 @@ def _tiers(table: Table) -> list[Tier]:
 
 def hireling_id(seed: str, index: int, tier: int | None = None) -> str:
     return f"SEED {seed} #{index}" if tier is None else f"SEED {seed} T{tier} #{index}"
+
+
+def hireling_tier(tables: HirelingTables, seed: str, index: int) -> int:
+    """The tier of hireling `index` of `seed` (the first draw of its generator): what
+    `roll_hireling` gives it, without rolling the rest."""
+    return _pick_tier(tables.tiers, item_rng(seed, KIND, index)).tier
 
 
 def roll_hireling(tables: HirelingTables, seed: str, index: int,

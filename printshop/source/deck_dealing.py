@@ -48,6 +48,12 @@ def _deal_dice(deck: Deck, problems: Problems) -> None:
                      f"(found: {', '.join(sorted(str(d) for d in dice_of))})",
                      deck.line_of("deal"))
         return
+    rolled_again = [t.id for t in tables if t.part_die is not None or t.reroll is not None]
+    if rolled_again:
+        problems.add(deck.path, f"deal: dice needs tables read off one roll; "
+                     f"{', '.join(rolled_again)} has parts or results to roll again",
+                     deck.line_of("deal"))
+        return
     dice = tables[0].dice
     combinations = dice.sides ** dice.count
     if combinations > MAX_DICE_CARDS:

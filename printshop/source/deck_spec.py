@@ -47,6 +47,9 @@ class RulesCard(Strict):
     text: str = Field(min_length=1)  # block Markdown
     table: str | None = None         # printed under the text: a guide table id, or a
                                      # table file inside decks/ (tables/my-table.yaml)
+    columns: list[str] | None = Field(default=None, min_length=1)  # the table's columns to
+                                     # print (keys; default: its printed ones), so a wide
+                                     # table can go on two cards instead of in tiny type
 
 
 class HirelingSettings(Strict):
@@ -71,6 +74,10 @@ class DeckSpec(Strict):
     template: str | None = None                 # front template (default by deal)
     rules_template: str = "cards/rules.html.j2"
     back: DeckBack
+    # Who the deck's rules come from, printed as a line of text on the back and on every
+    # rules card ("Adapted from …"): a deck restating another game's table says so in words
+    # instead of wearing that game's name as a brand on its back.
+    credit: str | None = Field(default=None, min_length=1, max_length=120)
     deal: Literal["rows", "dice", "playing-cards", "hirelings"] = "rows"
     face: DeckFace = DeckFace()
     # the cards' data: inline (columns + rows), a table file inside decks/, or guide tables
@@ -129,6 +136,7 @@ class Deck:
                 # the look of the 7 % opaque emblem, as a solid colour
                 "watermark": colours.mix(spec.colour, spec.background, 0.93),
                 "back": spec.back.model_dump(), "face": spec.face.model_dump(),
+                "credit": spec.credit,
                 "size": self.size.id}
 
     def colour_problems(self, colours) -> list[tuple[str, int]]:

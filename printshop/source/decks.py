@@ -103,7 +103,19 @@ def add_rules_cards(deck: Deck, project, problems: Problems) -> None:
         if rules.table is not None:
             found = _table_named(project, deck, rules.table, ("rules_cards", i, "table"),
                                  problems)
-            table = _compact_table(found) if found else None
+            table = None
+            if found and rules.columns is not None:
+                keys = {c.key for c in found.columns}
+                for j, key in enumerate(rules.columns):
+                    if key not in keys:
+                        pos = deck.doc.pos(("rules_cards", i, "columns", j))
+                        problems.add(deck.path, f"rules_cards[{i}].columns: no column '{key}' "
+                                     f"in '{rules.table}' (columns: "
+                                     f"{', '.join(c.key for c in found.columns)})",
+                                     pos.line, pos.column)
+                        found = None
+            if found:
+                table = _compact_table(found, rules.columns)
         deck.cards.append(Card(
             number=number, id=f"{deck.spec.code}-R{i + 1}" if rolled else "",
             template=deck.spec.rules_template,
@@ -117,9 +129,11 @@ def add_rules_cards(deck: Deck, project, problems: Problems) -> None:
         card.data["number"] = card.number
 
 
-def _compact_table(table: Table) -> dict:
-    columns = table.printed_columns
+def _compact_table(table: Table, keys: list[str] | None = None) -> dict:
+    columns = table.printed_columns if keys is None else \
+        [next(c for c in table.columns if c.key == key) for key in keys]
     return {"title": table.title, "dice": table.dice.text if table.dice else None,
+            "reroll": table.reroll_text or None,
             "labels": [c.label for c in columns],
             "rows": [{"roll": row.roll_text, "cells": [row.get(c.key) for c in columns]}
                      for row in table.rows]}

@@ -6,7 +6,7 @@ file, so a designer can move a table to another column, page or panel without to
     title: Player Reference
     orientation: portrait          # or landscape (a screen)
     fold_lines: false              # true: each column is a panel with a fold line between
-    type_size: 8                   # body text in points (7–12); the blocks scale with it
+    type_size: 8                   # body text in points (8–12); the blocks scale with it
     pages:
       - title: In the Fight        # printed in the page's header
         side: Front
@@ -93,9 +93,9 @@ class SheetLayout(Strict):
     subtitle: str | None = None
     orientation: Literal["portrait", "landscape"] = "portrait"
     fold_lines: bool = False
-    # Body type size in points; everything in a block scales with it. 7 pt is the smallest
-    # anyone reads across a table.
-    type_size: float = Field(default=8, ge=7, le=12)
+    # Body type size in points; everything in a block scales with it and nothing in a block
+    # is smaller than it. 8 pt is the smallest a player reads at arm's length across a table.
+    type_size: float = Field(default=8, ge=8, le=12)
     template: str | None = None
     footer: str | None = None
     pages: list[SheetPage] | None = None

@@ -1,6 +1,10 @@
 """Tables: one YAML file each, printed by the book and rolled on by the generators.
 
-A dice table's rows are proven on load to cover every result of its dice exactly once.
+A dice table's rows are proven on load to cover every result of its dice exactly once. A
+list too long for one die is split into parts: a first die (`part_die`) picks the part, the
+table's `dice` the row within it (`parts: [1-2, 3-4, 5-6]`: a d6 for three parts of d100).
+Results that say "roll again" (`reroll: 93-100`, in the last part) let a list whose length
+is not the number of results give every row the same chance.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from pydantic import Field
 from printshop.dice import Dice, DiceRoll, parse_dice
 from printshop.errors import PrintshopError, Problems
 from printshop.source.schema import Strict, validate
+from printshop.source.table_dice import RANGE_RE as _RANGE_RE
+from printshop.source.table_dice import Part, check_parts, parts_and_reroll, range_text
 from printshop.source.yamlfile import YamlDoc, load_yaml, read_text
 
 TABLE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_RANGE_RE = re.compile(r"^\s*(-?\d+)\s*(?:[-–]\s*(-?\d+))?\s*$")
 RESERVED_KEYS = {"roll", "then", "weight"}
 
 
@@ -29,12 +34,16 @@ class ColumnSpec(Strict):
     type: Literal["text", "int", "signed", "number", "list", "dice"] = "text"
     print: bool = True
     optional: bool = False
+    nowrap: bool = False   # keep each cell on one line ("1–8 ♥", "9–10")
 
 
 class TableSpec(Strict):
     title: str = Field(min_length=1)
     description: str | None = None
     dice: str | None = None
+    part_die: str | None = None          # rolled first: which part of the list
+    parts: list[str | int] | None = None  # the part die's results for each part, in order
+    reroll: str | int | None = None       # results of `dice` (last part) meaning "roll again"
     roll_label: str | None = None
     wide: bool | None = None
     columns: list[ColumnSpec] = Field(min_length=1)
@@ -49,6 +58,7 @@ class Row:
     roll: tuple[int, int] | None = None
     then: str | None = None
     weight: int = 1
+    part: int | None = None   # which part of a parted list (0-based), None without parts
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
@@ -58,10 +68,7 @@ class Row:
 
     @property
     def roll_text(self) -> str:
-        if self.roll is None:
-            return ""
-        low, high = self.roll
-        return str(low) if low == high else f"{low}–{high}"
+        return range_text(self.roll)
 
 
 @dataclass
@@ -76,6 +83,22 @@ class Table:
     roll_label: str | None = None
     notes: list[str] = field(default_factory=list)
     wide: bool | None = None
+    part_die: Dice | None = None
+    parts: list[Part] = field(default_factory=list)
+    reroll: tuple[int, int] | None = None   # in the last part
+
+    @property
+    def dice_text(self) -> str | None:
+        """How the table is rolled: `1d6`, or `d6, then d100` for a parted list."""
+        if self.dice is None:
+            return None
+        if self.part_die is not None:
+            return f"{self.part_die.text}, then {self.dice.text}"
+        return self.dice.text
+
+    @property
+    def reroll_text(self) -> str:
+        return range_text(self.reroll)
 
     @property
     def printed_columns(self) -> list[ColumnSpec]:
@@ -87,17 +110,30 @@ class Table:
             return self.wide
         return len(self.printed_columns) + (1 if self.dice else 0) >= 4
 
-    def row_for(self, result: int) -> Row:
+    def row_for(self, result: int, part: int | None = None) -> Row:
+        """The row for `result` of the dice (in part `part` of a parted list)."""
         for row in self.rows:
-            if row.roll and row.roll[0] <= result <= row.roll[1]:
+            if row.part == part and row.roll and row.roll[0] <= result <= row.roll[1]:
                 return row
         raise KeyError(f"table {self.id} has no row for {result}")
 
     def roll(self, rng: random.Random) -> tuple[DiceRoll, Row]:
+        """Roll as a player would: the part die first (a parted list), then the dice, and
+        again on a "roll again" result. Every row of such a list has the same chance, as in
+        `pick`."""
         if self.dice is None:
             raise ValueError(f"table {self.id} has no dice")
-        result = self.dice.roll(rng)
-        return result, self.row_for(result.total)
+        while True:
+            part = None
+            if self.part_die is not None:
+                picked = self.part_die.roll(rng).total
+                part = next(i for i, p in enumerate(self.parts)
+                            if p.results[0] <= picked <= p.results[1])
+            result = self.dice.roll(rng)
+            last = part is None or part == len(self.parts) - 1
+            if last and self.reroll and self.reroll[0] <= result.total <= self.reroll[1]:
+                continue
+            return result, self.row_for(result.total, part)
 
     def pick(self, rng: random.Random, exclude=()) -> Row:
         """One row, by weight (uniform without weights), skipping rows in `exclude`."""
@@ -183,15 +219,18 @@ def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) 
                          problems)
         if row is not None:
             rows.append(row)
-    if dice is not None and len(rows) == len(spec.rows):
-        _check_coverage(dice, rows, doc, problems)
+    before = len(problems.items)
+    part_die, parts, reroll = parts_and_reroll(spec, dice, doc, base, problems)
+    if dice is not None and len(rows) == len(spec.rows) and len(problems.items) == before:
+        rows = check_parts(dice, part_die, parts, reroll, rows, doc, base, problems)
     if spec.dice is None and rows and sum(r.weight for r in rows) <= 0:
         problems.add(path, "rows: the weights add up to zero, nothing could ever be picked",
                      doc.pos(base + ("rows",)).line)
     problems.raise_if_any()
     return Table(id=table_id, path=path, title=spec.title, columns=list(spec.columns),
                  rows=rows, description=spec.description, dice=dice,
-                 roll_label=spec.roll_label, notes=list(spec.notes), wide=spec.wide)
+                 roll_label=spec.roll_label, notes=list(spec.notes), wide=spec.wide,
+                 part_die=part_die, parts=parts, reroll=reroll)
 
 
 def _build_row(raw, loc, columns, has_dice, doc, problems) -> Row | None:
@@ -303,42 +342,6 @@ def _convert(value: Any, column: ColumnSpec) -> Any:
         parse_dice(value)
         return value.strip()
     return value
-
-
-def _check_coverage(dice: Dice, rows: list[Row], doc: YamlDoc, problems: Problems) -> None:
-    outcomes = dice.outcomes()
-    possible = set(outcomes)
-    owner: dict[int, Row] = {}
-    for row in rows:
-        low, high = row.roll
-        covered = [v for v in range(low, high + 1) if v in possible]
-        outside = [v for v in (low, high) if v < outcomes[0] or v > outcomes[-1]]
-        if outside or not covered:
-            problems.add(doc.path, f"roll {row.roll_text} is outside what {dice.text} can roll "
-                         f"({outcomes[0]}–{outcomes[-1]})", row.line)
-            continue
-        clashes = [v for v in covered if v in owner]
-        if clashes:
-            problems.add(doc.path, f"roll {row.roll_text} overlaps the row on line "
-                         f"{owner[clashes[0]].line} (both cover {_ranges(clashes)})", row.line)
-        for value in covered:
-            owner.setdefault(value, row)
-    missing = [v for v in outcomes if v not in owner]
-    if missing:
-        problems.add(doc.path, f"no row for {_ranges(missing)} on {dice.text}: every result "
-                     "needs exactly one row", doc.pos(("rows",)).line)
-
-
-def _ranges(values: list[int]) -> str:
-    parts, start, prev = [], values[0], values[0]
-    for v in values[1:] + [None]:
-        if v is not None and v == prev + 1:
-            prev = v
-            continue
-        parts.append(str(start) if start == prev else f"{start}–{prev}")
-        if v is not None:
-            start = prev = v
-    return ", ".join(parts)
 
 
 def load_tables(folder: Path) -> dict[str, Table]:

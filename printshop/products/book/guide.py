@@ -11,7 +11,8 @@ from markupsafe import Markup
 from printshop import __version__, deps
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
-from printshop.products import BuildContext, Product
+from printshop.products import BuildContext, Product, layouts
+from printshop.products.book.cover import CoverSettings
 from printshop.products.book.fonts import (BOOK_FAMILIES, _notdef_script, order_fonts,
                                           predicted_fonts)
 from printshop.products.book.pages import placed_as_json, render_book
@@ -45,11 +46,25 @@ class GuideOptions(Strict):
     screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css", "css/manuscript.css"]
     print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
     blank_sheet: bool = False  # the blank character sheet as the book's last page
+    # pages (as they are), booklet (NAME-booklet.pdf: folded and stapled) or pocketmod
+    # (NAME-pocketmod.pdf: 8 pages on one sheet); --layout wins (products/layouts.py)
+    layout: Literal["pages", "booklet", "pocketmod"] = "pages"
+    # the cover wrap of a print-on-demand edition (--cover; products/book/cover.py)
+    cover: CoverSettings = CoverSettings()
 
 
 class Guide(Product):
     kind = "guide"
     Options = GuideOptions
+
+    def paper(self, ctx: BuildContext) -> str:
+        """The page's paper: in a booklet, half the sheet's (A5 on A4, digest on Letter)."""
+        layout = self.layout(ctx)
+        return layout.page_paper if layout and layout.page_paper else super().paper(ctx)
+
+    def layout(self, ctx: BuildContext):
+        """The booklet or pocketmod this book is imposed as (products/layouts.py), or None."""
+        return layouts.layout_for(ctx, self, super().paper(ctx))
 
     # --- reading -------------------------------------------------------------------------
     def read(self) -> tuple[Manuscript, MarkdownReader]:
@@ -87,6 +102,8 @@ class Guide(Product):
         return None
 
     def check(self, ctx: BuildContext) -> None:
+        if ctx.cover:
+            self._check_cover(ctx)
         self._checked = self.read()   # what the build composes, in the same build
         manuscript = self._checked[0]
         env = jinja_environment(self.project)
@@ -102,6 +119,24 @@ class Guide(Product):
 
             blank_sheet_product(self.project).check(ctx)
         self._warn_unprinted_tables(ctx, manuscript)
+
+    def _check_cover(self, ctx: BuildContext) -> None:
+        from printshop.products.book import cover
+
+        profile = self.print_profile()
+        if profile.cover is None:
+            raise PrintshopError.at("--cover", f"products.{self.name}: print profile "
+                                    f"'{profile.name}' has no cover wrap: --cover is for a "
+                                    "print-on-demand profile (--profile dtrpg-book or "
+                                    "lulu-book, or one with cover: in print-profiles.yaml)")
+        settings = cover.merged(self.options.cover,
+                                cover.CoverSettings(spine_width=ctx.spine_width))
+        cover.spine_override(settings, "--spine-width")
+        if settings.paper and settings.paper not in profile.cover.papers:
+            raise PrintshopError.at(self.profile_where()[0], f"products.{self.name}.cover."
+                                    f"paper: '{settings.paper}' is not a cover paper of "
+                                    f"'{profile.name}' (papers: "
+                                    f"{', '.join(profile.cover.papers)})")
 
     def _warn_unprinted_tables(self, ctx: BuildContext, manuscript: Manuscript) -> None:
         for warning in manuscript.warnings:
@@ -167,7 +202,7 @@ class Guide(Product):
                 return partial((name, argument), "partials/class.html.j2", cls=cls,
                                qualities=_save_qualities(cls))
             if name == "table-index":
-                index = [{"id": t.id, "title": t.title, "dice": t.dice.text if t.dice else None,
+                index = [{"id": t.id, "title": t.title, "dice": t.dice_text,
                           "rows": len(t.rows), "printed": t.id in printed,
                           "file": f"tables/{t.path.name}"}
                          for t in sorted(tables.values(), key=lambda t: t.title.casefold())]
@@ -206,6 +241,10 @@ class Guide(Product):
             "version": __version__,
             "product": self.name,
             "chapter_start": manifest.chapter_start,
+            # a print-on-demand edition's cover is a file of its own (products/book/cover.py):
+            # the interior opens with a plain title page, not the full-bleed cover
+            "separate_cover": bool(edition == "print" and self.print_profile() is not None
+                                   and self.print_profile().cover is not None),
             "fonts": fonts or list(BOOK_FAMILIES),
             "sheet": None,
         }
@@ -298,6 +337,13 @@ class Guide(Product):
             pdf = finish_for_profile(ctx, project, profile, pdf, project.paper_size_mm(paper),
                                      None, f"{self.name}.pdf")
             written[f"{self.name}.pdf"] = pdf
+            if ctx.cover:
+                written[f"{self.name}-cover.pdf"] = self.cover_wrap(ctx, pdf, profile)
+            layout = self.layout(ctx)
+            if layout is not None:
+                title = self.options.title or project.manifest.title or project.title
+                name, data = layouts.imposed(ctx, self, f"{self.name}.pdf", pdf, layout, title)
+                written[name] = data
         if "html" in self.options.formats:
             written[f"{self.name}.html"] = self.compose(ctx, "screen").encode("utf-8")
         for name, data in written.items():
@@ -308,14 +354,29 @@ class Guide(Product):
         output.add(f"{self.name}.manifest.json", build_manifest(
             self, recorder, written, self.paper(ctx), getattr(self, "pages", None)))
 
+    def cover_wrap(self, ctx: BuildContext, interior: bytes, profile) -> bytes:
+        """The cover wrap for `interior` (this build's PDF): products/book/cover.py."""
+        from printshop.products.book import cover
+
+        settings = cover.merged(self.options.cover,
+                                cover.CoverSettings(spine_width=ctx.spine_width))
+        pages, trim = cover.interior_pages(interior)
+        geometry = cover.wrap_for_book(profile, pages, trim, settings, "--cover")
+        if ctx.progress:
+            ctx.progress(f"{self.name}: {cover.describe(geometry, profile)}")
+        return cover.cover_pdf(ctx, self.project, profile, geometry,
+                               cover.book_facts(self.project, self.options), settings,
+                               f"{self.name}-cover.pdf")
+
     def print_job(self, ctx: BuildContext, html: str) -> RenderJob:
         """The whole book's render job (the print edition's HTML, its stylesheets)."""
         project = self.project
         profile = self.print_profile()
         paper = self.paper(ctx)
+        layout = self.layout(ctx)
         sheets = ((palette_css(colours_for(project, profile)),)
                   + tuple(stylesheet(project, s) for s in self.options.stylesheets)
-                  + (page_size_css(project, paper),))
+                  + (layout.page_css() if layout else page_size_css(project, paper),))
         if profile.for_press:
             sheets += (Stylesheet(text=profile_css(profile) + book_press_css(profile),
                                   label=f"print profile {profile.name}"),)

@@ -97,7 +97,8 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
         made = replace(job, html=html, stylesheets=sheets + extra, anchors=True,
                        layout_only=layout_only,
                        strings=strings[index] if strings is not None else (),
-                       page_check=job.page_check and not layout_only, source=job.source)
+                       page_check=job.page_check and not layout_only, source=job.source,
+                       first_page=first or 1)
         if keep:
             made.keep, made.first = f"{next(_TOKENS)}:{index}", first or 0
         elif kept is not None and kept[index][1]:
@@ -211,8 +212,7 @@ def joined(job: RenderJob, parts: list[Part], results: list[RenderResult],
                 warnings.append(warning)
     outside = [replace(o, page=o.page + first - 1)
                for first, result in zip(firsts, results) for o in result.outside]
-    flow = [replace(f, page=f.page + first - 1)      # the book's page numbers
-            for first, result in zip(firsts, results) for f in result.flow]
+    flow = [f for result in results for f in result.flow]   # (pages: the book's)
     fonts = sorted({font for result in results for font in result.fonts})
     return RenderResult(pdf=pdf, pages=sum(own_pages(r, i, count)
                                            for i, r in enumerate(results)),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from printshop.products.cards.imposition import SAFE_MM, Box, Imposition, Page
 from printshop.source.card_sizes import CardSize
@@ -36,6 +36,18 @@ _FACE_PAGE = ('<div class="sheet sheet-{sheet} face-page" style="page: ps-face-{
               'height: {height:.3f}mm;"><div class="face face-{side}" style="left: 0.000mm; '
               'top: 0.000mm; width: {width:.3f}mm; height: {height:.3f}mm;">{html}</div>'
               '</div>\n')
+
+
+def face_attributes(group: DeckGroup, face) -> str:
+    """Where a face's words come from, for the words check (render/weasy/words.py): the
+    deck file and the card's line, and how messages name the card."""
+    if face.side == "front":
+        card = group.cards[face.card]
+        line = f' data-line="{card.line}"' if card.line else ""
+        return (f' data-source="{escape(str(card.path))}"{line}'
+                f' data-item="{escape(card.label)}"')
+    return (f' data-source="{escape(str(group.deck.path))}"'
+            f' data-item="the back of {escape(group.deck.id)}"')
 
 
 def _box_style(box) -> str:
@@ -123,7 +135,9 @@ class CardComposer:
                 else:
                     html = self.face(group, group_index, face, fit)
                 faces.append({"side": face.side, "box": _box_style(face.bleed_box),
-                              "html": Markup(html)})
+                              "html": Markup(html),
+                              "attrs": Markup(face_attributes(group, face)
+                                              if tries is None else "")})
             shown.append({
                 "width": page.width, "height": page.height, "side": page.side,
                 "faces": faces, "bleed": imposition.bleed,
@@ -163,7 +177,7 @@ class CardComposer:
                     found[key] = len(face_pages)
                     face_pages.append(_FACE_PAGE.format(
                         sheet=page.side, size=size, side=face.side, width=box.width,
-                        height=box.height, html=inner))
+                        height=box.height, html=inner, attrs=face_attributes(group, face)))
                 placed.append((found[key], box.x, box.y, box.width, box.height))
             placements.append(tuple(placed))
         end = html.rfind("</body>")

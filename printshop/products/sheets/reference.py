@@ -180,12 +180,17 @@ class Reference(Product):
         tables = self.project.tables
         known = sorted(tables)
 
-        def table(table_id: str) -> Markup:
+        def table(table_id: str, caption: bool = True, description: bool = True,
+                  notes: bool = True) -> Markup:
             if table_id not in tables:
                 raise UnknownTable(str(table_id), known)
-            # No links: a sheet need not print the table a "roll on" row points to.
+            # No links: a sheet need not print the table a "roll on" row points to. What
+            # the sheet leaves out is not composed at all (not hidden by a stylesheet):
+            # the words on the page are the words composed (render/weasy/words.py).
             return Markup(render_template(env, TABLE_PARTIAL, table=tables[table_id],
-                                          tables=tables, anchor=None, link_then=False))
+                                          tables=tables, anchor=None, link_then=False,
+                                          show_caption=caption, show_description=description,
+                                          show_notes=notes))
 
         env.globals["table"] = table
         return env
@@ -225,6 +230,10 @@ class Reference(Product):
 
     # --- building ----------------------------------------------------------------------------
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
+        from printshop.products import layouts
+
+        # the sheets keep their own size: a booklet or zine of them draws them smaller
+        layout = layouts.layout_for(ctx, self, self.paper(ctx))
         sheets = getattr(self, "_sheets", None) or self.load_sheets()
         paper = self.paper(ctx)
         composed = {sheet_id: self.compose(ctx, sheet) for sheet_id, sheet in sheets.items()}
@@ -267,7 +276,10 @@ class Reference(Product):
                 self.pages[sheet_id] = result.pages
             title = f"{project.manifest.title}: " + ", ".join(
                 sheets[i].layout.title for i in ids)
-            output.add(f"{stem}.pdf", merge_pdfs(parts, title=title, outline=outline))
+            pdf = merge_pdfs(parts, title=title, outline=outline)
+            output.add(f"{stem}.pdf", pdf)
+            if layout is not None:   # --layout booklet|pocketmod: the sheets shrunk to fit
+                output.add(*layouts.imposed(ctx, self, f"{stem}.pdf", pdf, layout, title))
 
 
 def _fit_problems(item: _Composed, result) -> list[Problem]:

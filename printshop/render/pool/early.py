@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-RENDERING_COMMANDS = ("build", "roll", "serve")
+RENDERING_COMMANDS = ("build", "bundle", "roll", "serve")
 
 _early = None   # the early worker and its siblings-to-be, as render/workers `_Worker`s
 

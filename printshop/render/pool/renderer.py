@@ -150,8 +150,8 @@ class Renderer:
 
         def finished(index: int, result: RenderResult) -> None:
             deps.merge(result.read)
-            if result.refused:
-                refused.extend(result.refused)
+            if result.refused or result.lost:
+                refused.extend(result.refused + result.lost)
                 feed.queue = _EMPTY   # nothing more: the build fails with what was refused
             if not refused:
                 feed.finished(index, result)
@@ -176,7 +176,7 @@ class Renderer:
             raise _failure(jobs[failed.index], failed) from None
         for result in results:
             deps.merge(result.read)
-        refused = [p for r in results for p in r.refused]
+        refused = [p for r in results for p in r.refused + r.lost]
         if refused:
             raise PrintshopError(_unique(refused))
         return results

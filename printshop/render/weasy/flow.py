@@ -9,18 +9,18 @@ After a book (or a part of it) is laid out, each page is looked at for
   few lines (filled less than `NEAR_EMPTY`), when the chapter has more pages;
 * a **column hole**: in the middle of a chapter, a column (a page, in one column) that
   stops more than `HOLE` of the page's height short of its foot, because what came next
-  did not fit there.
+  did not fit there;
+* a **cover** (the book's title page) that runs onto a second page.
 
 The top-level sections of the book's body are its flows: the contents (`nav`), each
 chapter (marked `data-source` with its Markdown file) and the colophon. `find_flow` runs
 in the render worker, where the boxes are (`RenderJob.page_check`); each finding comes back
-in `RenderResult.flow` with its page in the job, which the book renumbers as the book's
-(products/book/parts.py).
+in `RenderResult.flow` with its page numbered as in the book (`RenderJob.first_page`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 STRANDED_LINES = 2     # a heading with this many lines or fewer under it at a column's foot
 NEAR_EMPTY = 0.25      # a chapter's last page filled less than this is near-empty
@@ -31,8 +31,8 @@ _HEADING_CLASSES = {"ability-name", "box-title", "box-label"}
 
 @dataclass(frozen=True)
 class FlowFinding:
-    kind: str            # "stranded", "near-empty" or "hole"
-    page: int            # in the job, from 1 (the book's page once parts.py renumbers it)
+    kind: str            # "stranded", "near-empty", "hole" or "cover"
+    page: int            # the page's number (in a part of a book: the book's)
     flow: str            # the chapter's title ("Contents", "Colophon")
     source: str | None   # the chapter's file (data-source), None for the front matter
     line: int | None     # the heading's Markdown line (data-line), if any
@@ -40,6 +40,8 @@ class FlowFinding:
     fill: float = 0.0    # near-empty: how much of the page is used; hole: the room left
 
     def describe(self) -> str:
+        if self.kind == "cover":
+            return f"page {self.page}: the title page takes {self.what}, not one"
         if self.kind == "stranded":
             return (f"page {self.page}: the heading \"{self.what}\" is stranded at the foot "
                     f"of a column, away from what it heads")
@@ -64,11 +66,12 @@ class _Region:
     rows: list = None      # distinct line tops, with their bottoms
 
 
-def find_flow(document) -> list[FlowFinding]:
-    """Stranded headings, near-empty last pages and column holes of `document`'s flows."""
+def find_flow(document, first_page: int = 1) -> list[FlowFinding]:
+    """Stranded headings, near-empty last pages and column holes of `document`'s flows,
+    its pages numbered from `first_page` (a part of a book: its first page's number)."""
     pages = []      # page number → {flow element: (name, source, regions, top, height)}
     last_page: dict = {}
-    first_page: dict = {}
+    first_seen: dict = {}
     for number, page in enumerate(document.pages, start=1):
         page_box = page._page_box
         top, height = page_box.content_box_y(), page_box.height
@@ -82,18 +85,19 @@ def find_flow(document) -> list[FlowFinding]:
                 continue     # an empty copy of the next part's section, a blank page
             flows[element] = (_flow_name(element), element.get("data-source"), regions, top,
                               height)
-            first_page.setdefault(element, number)
+            first_seen.setdefault(element, number)
             last_page[element] = number
         pages.append(flows)
 
     found: list[FlowFinding] = []
     parents = _parents(document)
+    shift = first_page - 1
     for number, flows in enumerate(pages, start=1):
         for element, (name, source, regions, top, height) in flows.items():
             found += _stranded(number, element, name, source, regions, pages, last_page,
                                parents)
             last = last_page[element] == number
-            if last and first_page[element] != number:
+            if last and first_seen[element] != number:
                 fill = _fill(regions, top, height)
                 if fill < NEAR_EMPTY:
                     lines = sum(len(r.rows) for r in regions)
@@ -102,7 +106,11 @@ def find_flow(document) -> list[FlowFinding]:
                                              fill))
             elif not last:
                 found += _holes(number, name, source, regions, top, height)
-    return found
+    for element, first in first_seen.items():
+        if "title-page" in (element.get("class") or "").split() and last_page[element] > first:
+            found.append(FlowFinding("cover", first, "the title page", None, None,
+                                     f"{last_page[element] - first + 1} pages"))
+    return [replace(f, page=f.page + shift) for f in found] if shift else found
 
 
 def _parents(document) -> dict:

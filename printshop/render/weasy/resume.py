@@ -58,7 +58,7 @@ def _what(job, stylesheets) -> tuple:
     stylesheets (a finishing job's last one places it in the book, `finish`'s `first`) and
     every other field that changes a layout."""
     skip = {"html", "stylesheets", "strings", "keep", "resume", "worker", "epoch",
-            "layout_only", "page_check", "anchors", "first"}
+            "layout_only", "page_check", "anchors", "first", "first_page"}
     return (tuple(stylesheets),) + tuple(
         (f.name, getattr(job, f.name)) for f in dataclasses.fields(job) if f.name not in skip)
 

@@ -72,6 +72,9 @@ def _render(tokens, idx, escape) -> str:
     return f'<{tag} class="box {css_kind}"{line}>\n{heading}'
 
 
+_FIRST_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*)(?=[\s>/])")
+
+
 def _directive_rule(state, start_line, end_line, silent):
     pos = state.bMarks[start_line] + state.tShift[start_line]
     maximum = state.eMarks[start_line]
@@ -99,4 +102,15 @@ def _render_directive(self, tokens, idx, options, env):
     meta = tokens[idx].meta
     if renderer is None:
         return ""
-    return renderer(meta["name"], meta["argument"], meta["attrs"]) + "\n"
+    token = tokens[idx]
+    line = token.map[0] + 1 if token.map and env.get("lines") else None
+    env["directive_line"] = line
+    return with_line(renderer(meta["name"], meta["argument"], meta["attrs"]), line) + "\n"
+
+
+def with_line(html: str, line: int | None) -> str:
+    """A directive's HTML with its source line on its first element (a table's figure), as
+    top-level blocks have theirs: a message about its words or boxes names that line."""
+    if line is None:
+        return html
+    return _FIRST_TAG.sub(rf'\1 data-line="{line}"', html, count=1)

@@ -221,7 +221,8 @@ class MarkdownReader:
         produced: list[str] = []
 
         def placeholder(name, argument, attrs):
-            produced.append(directive_renderer(name, argument, attrs))
+            produced.append(containers.with_line(directive_renderer(name, argument, attrs),
+                                                 env.get("directive_line")))
             return f"\ue000{len(produced) - 1}\ue001"
 
         env["directive_renderer"] = placeholder
