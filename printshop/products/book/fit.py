@@ -8,11 +8,10 @@ little leading). The first step that leaves no near-empty last page is kept; if 
 the part stays as it was and the page-flow report says so.
 
 A step is decided on the part laid out with its page numbers settled (parts.py), so it is
-a function of what the part prints: its text, its stylesheets, the numbers of its
-references and the side of the spread it starts on. Decisions are remembered under that
-key (in the process, and in the build cache through `pages.placed_as_json`), so that a
-rebuild lays a fitted part out at its step at once, and gets the same bytes as a build
-that decided it afresh.
+a function of what decides the part's layout: its text, its stylesheets and the width of
+the page numbers it prints. Decisions are remembered under that key (in the process, and
+in the build cache through `pages.placed_as_json`), so that a rebuild lays a fitted part
+out at its step at once, and gets the same bytes as a build that decided it afresh.
 """
 
 from __future__ import annotations
@@ -46,11 +45,13 @@ class Fitting:
         self.sheets = hashlib.sha256(repr(sheets).encode()).hexdigest()
 
     def key(self, index: int, parts: list, firsts: list[int], numbers: dict[str, int]) -> str:
-        """What the part's layout depends on: its text, the stylesheets, the numbers it
-        prints and the side of the spread it starts on."""
-        printed = sorted((name, numbers.get(name)) for name in parts[index].links)
-        text = "\0".join([self.sheets, self.base[index], repr(printed),
-                          str(firsts[index] % 2 if index < len(firsts) else "")])
+        """What the part's layout depends on: its text, the stylesheets and how many digits
+        each page number it prints has (the book prints them in tabular figures: numbers
+        of as many digits take the same room). Not which pages those are: a chapter
+        fitted before keeps its step when another chapter moves it along the book."""
+        printed = sorted((name, len(str(numbers.get(name, "")))) for name in
+                         parts[index].links)
+        text = "\0".join([self.sheets, self.base[index], repr(printed)])
         return hashlib.sha256(text.encode()).hexdigest()
 
     def _set(self, parts: list, index: int, step: int) -> None:
