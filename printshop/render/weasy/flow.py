@@ -9,7 +9,8 @@ After a book (or a part of it) is laid out, each page is looked at for
   few lines (filled less than `NEAR_EMPTY`), when the chapter has more pages;
 * a **column hole**: in the middle of a chapter, a column (a page, in one column) that
   stops more than `HOLE` of the page's height short of its foot, because what came next
-  did not fit there;
+  did not fit there (`HOLE_BEFORE_HEADING` when that is a new section, kept with its
+  heading);
 * a **cover** (the book's title page) that runs onto a second page.
 
 The top-level sections of the book's body are its flows: the contents (`nav`), each
@@ -25,6 +26,9 @@ from dataclasses import dataclass, replace
 STRANDED_LINES = 2     # a heading with this many lines or fewer under it at a column's foot
 NEAR_EMPTY = 0.25      # a chapter's last page filled less than this is near-empty
 HOLE = 1 / 3           # a column stopping this much of the page's height short is a hole
+# … unless what did not fit there starts a new section: a heading kept with what it heads
+# may leave up to this much
+HOLE_BEFORE_HEADING = 1 / 2
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6", "figcaption"}
 _HEADING_CLASSES = {"ability-name", "box-title", "box-label"}
 
@@ -105,7 +109,7 @@ def find_flow(document, first_page: int = 1) -> list[FlowFinding]:
                                              f"{lines} line{'s' if lines != 1 else ''}",
                                              fill))
             elif not last:
-                found += _holes(number, name, source, regions, top, height)
+                found += _holes(number, element, name, source, regions, top, height, pages)
     for element, first in first_seen.items():
         if "title-page" in (element.get("class") or "").split() and last_page[element] > first:
             found.append(FlowFinding("cover", first, "the title page", None, None,
@@ -344,7 +348,7 @@ def _last_heading(region):
     return last
 
 
-def _holes(number, name, source, regions, top, height) -> list[FlowFinding]:
+def _holes(number, element, name, source, regions, top, height, pages) -> list[FlowFinding]:
     """Columns of a page in the middle of a flow that stop well short of where they
     could: the page's foot for the last run of columns, the longest column of their run
     above something spanning them."""
@@ -360,7 +364,15 @@ def _holes(number, name, source, regions, top, height) -> list[FlowFinding]:
         limit = top + height if run[-1].last_of_segment else max(r.bottom for r in run)
         for region in run:
             room = (limit - region.bottom) / height
+            if room <= HOLE:
+                continue
+            following = _next_region(columns[columns.index(region) + 1:], number, element,
+                                     pages)
+            first = _first_element(following) if following is not None else None
+            if first is not None and _rank(first) is not None and room <= HOLE_BEFORE_HEADING:
+                continue   # a new section starts on the next column, its heading kept whole
             if room > HOLE:
-                what = f"column {region.column}" if region.column else "the page"
+                what = f"column {region.column}" if region.column and region.of > 1 \
+                    else "the page"
                 found.append(FlowFinding("hole", number, name, source, None, what, room))
     return found
