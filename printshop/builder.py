@@ -47,9 +47,12 @@ def check_project(source: Path, names: list[str] | None = None,
 
 def _check_all(products: list[Product], ctx: BuildContext) -> None:
     problems = Problems()
+    from printshop.products import markup
+
     for product in products:
         try:
-            _check(product, ctx)
+            with markup.collecting(ctx.warn, _entry_place(product)):
+                _check(product, ctx)
         except PrintshopError as exc:
             problems.extend(exc)
     problems.raise_if_any()
@@ -248,6 +251,11 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
     report.built = names
 
 
+def _entry_place(product):
+    """Where a product's field problems are reported when nothing more exact is known."""
+    return product.project.manifest_path or product.project.root
+
+
 # Products built at once, each on a thread of its own sharing the renderer's workers: while
 # one composes or joins its pages (the parent's work, the workers idle), another renders.
 PRODUCTS_AT_ONCE = 2
@@ -270,6 +278,8 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     import dataclasses
     import threading
 
+    from printshop.products import markup
+
     outputs: dict[str, dict[str, bytes]] = {p.name: {} for p in products}
     failures: dict[str, BaseException] = {}
     checked: set[str] = set()
@@ -287,9 +297,12 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     def build(product) -> None:
         # what its last good build kept (the book: where its parts fell), as a guess
         product.last_build = entry_extra(out, product.name)
-        with deps.recording(recorders[product.name]):
-            product.build(dataclasses.replace(ctx, warnings=warnings[product.name]),
-                          _ProductOutput(output, outputs[product.name]))
+        from printshop.render.pool.renderer import lost_words_fail_after
+
+        product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name])
+        with deps.recording(recorders[product.name]), lost_words_fail_after(), \
+                markup.collecting(product_ctx.warn, _entry_place(product)):
+            product.build(product_ctx, _ProductOutput(output, outputs[product.name]))
 
     needed = set().union(*waits_for.values())
     running = 0
@@ -297,8 +310,10 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     def check_all() -> None:
         for product in products:
             try:
-                with deps.recording(recorders[product.name]):
-                    _check(product, dataclasses.replace(ctx, warnings=warnings[product.name]))
+                product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name])
+                with deps.recording(recorders[product.name]), \
+                        markup.collecting(product_ctx.warn, _entry_place(product)):
+                    _check(product, product_ctx)
             except PrintshopError as exc:
                 with lock:
                     check_problems.extend(exc)

@@ -216,6 +216,8 @@ class RecordingTables(dict):
         table = dict.get(self, key)
         if table is not None and getattr(table, "path", None) is not None:
             record_file(table.path)
+            for source in getattr(table, "sources", ()):   # a spreadsheet holding its rows
+                record_file(source)
         elif isinstance(key, str):
             record_missing(self.folder / f"{key}.yaml")
 
@@ -226,6 +228,8 @@ class RecordingTables(dict):
         for table in dict.values(self):
             if getattr(table, "path", None) is not None:
                 record_file(table.path)
+            for source in getattr(table, "sources", ()):
+                record_file(source)
 
     def __getitem__(self, key):
         self._one(key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,11 +17,29 @@ class Problem:
 
     def __str__(self) -> str:
         where = self.path
+        if self.line is not None and SPREADSHEET_PATH.search(where):
+            # a spreadsheet's problems are named as a spreadsheet names its cells
+            if self.column is not None:
+                return f"{where}!{column_letters(self.column)}{self.line}: {self.message}"
+            return f"{where}, row {self.line}: {self.message}"
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
         return f"{where}: {self.message}"
+
+
+# a spreadsheet file, or one sheet of a workbook ("decks/events.xlsx!Cards")
+SPREADSHEET_PATH = re.compile(r"\.(csv|tsv|xlsx|xlsm|ods)(![^!/\\]+)?$", re.IGNORECASE)
+
+
+def column_letters(number: int) -> str:
+    """1 → A, 26 → Z, 27 → AA: a spreadsheet's name for its column `number`."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 class PrintshopError(Exception):
@@ -45,6 +64,10 @@ class Problems:
 
     def add(self, path, message: str, line: int | None = None, column: int | None = None):
         self.items.append(Problem(display_path(path), message, line, column))
+
+    def at(self, where: tuple, message: str):
+        """`where`: (path, line, column), as `YamlDoc.where` gives it."""
+        self.add(where[0], message, where[1], where[2])
 
     def extend(self, error: PrintshopError):
         self.items.extend(error.problems)

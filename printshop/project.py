@@ -170,7 +170,7 @@ class Project:
     def tables(self) -> dict[str, Table]:
         # Loaded (and checked) all at once; each product depends only on those it looks at.
         with paused():
-            tables = load_tables(self.root / "tables")
+            tables = load_tables(self.root / "tables", root=self.root)
         return RecordingTables(tables, self.root / "tables")
 
     @cached_property

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from printshop.deps import record_file
 
@@ -53,3 +53,17 @@ def resolve_inside(target: str | Path, roots: list[Path], base: Path | None = No
         raise UnsafePath(f"is larger than {MAX_FILE_BYTES // 1_000_000} MB")
     record_file(resolved)  # a file a source names is a dependency of what is being built
     return resolved
+
+
+PROJECT_SCHEME = "project:"
+
+
+def project_url(path: Path, root: Path) -> str:
+    """A file of the project as the HTML names it: `project:art/cover.png`, relative to the
+    project folder, so a build in another folder writes the same PDF (WeasyPrint names an
+    image by its URL). The URL fetcher reads it inside the project, as any file."""
+    try:
+        relative = Path(path).resolve().relative_to(Path(root).resolve())
+    except ValueError:
+        return Path(path).resolve().as_uri()
+    return PROJECT_SCHEME + quote(relative.as_posix())

@@ -19,9 +19,6 @@ from printshop.project import Project
 from printshop.render.jinja import make_environment
 from printshop.render.job import Stylesheet
 from printshop.safepath import UnsafePath, resolve_inside
-from printshop.source.markdown import build_inline_parser
-
-_INLINE = build_inline_parser()
 
 
 def signed(value) -> str:
@@ -32,36 +29,72 @@ def signed(value) -> str:
     return f"+{number}" if number > 0 else ("0" if number == 0 else f"\u2212{-number}")
 
 
-def inline_markdown(text) -> Markup:
-    if text is None:
-        return Markup("")
-    return _inline_markdown(str(text))
-
-
-@lru_cache(maxsize=8192)
-def _inline_markdown(text: str) -> Markup:
-    # a pack of 200 characters asks for 11,445 snippets, 550 of them different (each
-    # class's features, the same items): parsing each once saves the parent ~0.3 s
-    return Markup(_INLINE.renderInline(text))
-
-
-def block_markdown(text) -> Markup:
-    if text is None:
-        return Markup("")
-    return Markup(_INLINE.render(str(text)))
-
-
 def jinja_environment(project: Project, extra_filters: dict | None = None, colours=None):
     """`colours` (printshop.palette.Colours) is what templates call as colour("name"):
     sRGB unless a print profile asks for CMYK."""
     from printshop.palette import Colours
 
-    filters = {"signed": signed, "md": inline_markdown, "md_block": block_markdown}
-    filters.update(extra_filters or {})
+    from printshop.products.markup import FieldMarkup
+
     if colours is None:
         colours = Colours.for_project(project.root)
+    # a field's Markdown, HTML, pictures and :icon[…]: rendered, or a located warning
+    fields = FieldMarkup(project.root, colours)
+    filters = {"signed": signed, "md": fields.inline, "md_block": fields.block}
+    filters.update(extra_filters or {})
+    def class_icon(class_id: str, colour: str | None = None, size: str = "1em"):
+        """The icon of a class of tables/classes.yaml (`icon:`), or nothing."""
+        classes = None if project.is_foreign else project.classes
+        found = next((c for c in classes.classes if c.id == class_id), None) \
+            if classes else None
+        if found is None or not found.icon:
+            return Markup("")
+        return fields.icon(found.icon, colour, size)
+
+    def credits_so_far() -> str:
+        """The credits of the pictures and icons printed so far in the sheet (or card)
+        being composed: a footer's line."""
+        from printshop.products.credits import credits_line
+        from printshop.products.markup import innermost
+
+        return credits_line(innermost(), project.root)
+
+    def icon_credit(*names: str) -> str:
+        """The credit line of these icons (a class card's own)."""
+        from printshop.products.credits import credits_line
+        from printshop.products.markup import Printed
+        from printshop.source.icons import UnknownIcon, icon_set
+
+        printed = Printed()
+        for name in names:
+            try:
+                printed.icons[name] = icon_set(project.root).find(name).path
+            except UnknownIcon:
+                continue
+        return credits_line(printed, project.root)
+
+    def class_icons_credit() -> str:
+        """The credits of every class's icon (a pack's cover: any class may be rolled)."""
+        from printshop.products.credits import credits_line
+        from printshop.products.markup import Printed
+        from printshop.source.icons import UnknownIcon, icon_set
+
+        classes = None if project.is_foreign else project.classes
+        printed = Printed()
+        for cls in classes.classes if classes else []:
+            if cls.icon:
+                try:
+                    printed.icons[cls.icon] = icon_set(project.root).find(cls.icon).path
+                except UnknownIcon:
+                    continue    # reported where the class is loaded
+        return credits_line(printed, project.root)
+
     return make_environment(project.template_dirs, filters=filters,
-                            globals_={"printshop_version": __version__, "colour": colours})
+                            globals_={"printshop_version": __version__, "colour": colours,
+                                      "icon": fields.icon, "class_icon": class_icon,
+                                      "credits_so_far": credits_so_far,
+                                      "icon_credit": icon_credit,
+                                      "class_icons_credit": class_icons_credit})
 
 
 def stylesheet(project: Project, name: str) -> Stylesheet:

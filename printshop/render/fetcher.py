@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from printshop.safepath import UnsafePath, resolve_inside
+from printshop.safepath import PROJECT_SCHEME, UnsafePath, resolve_inside
 from printshop.source.images import ImageRefused
 from printshop.source.images import check_image_size as check_size
 
@@ -57,6 +57,13 @@ class ProjectFetcher(URLFetcher):
         scheme = url.split(":", 1)[0].lower() if ":" in url else ""
         if scheme == "data":
             return super().fetch(url, headers)
+        if scheme == "project":     # project:art/cover.png (safepath.project_url)
+            try:
+                path = resolve_inside(unquote(url[len(PROJECT_SCHEME):]), self.roots[:1],
+                                      base=self.roots[0])
+            except UnsafePath as exc:
+                raise Refused(str(exc)) from None
+            return self._response(path, url)
         if scheme != "file":
             raise Refused("only files inside the project can be used (no network access)")
         parts = urlsplit(url)
@@ -66,6 +73,9 @@ class ProjectFetcher(URLFetcher):
             path = resolve_inside(unquote(parts.path), self.roots, allow_absolute=True)
         except UnsafePath as exc:
             raise Refused(str(exc)) from None
+        return self._response(path, path.as_uri())
+
+    def _response(self, path: Path, url: str):
         data = path.read_bytes()
         mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if mime.startswith("image/") and mime != "image/svg+xml":
@@ -74,5 +84,5 @@ class ProjectFetcher(URLFetcher):
                 from printshop.render.images import press_image
 
                 data, mime = press_image(data, self.cmyk_icc)
-                return _Converted(path.as_uri(), data, {"Content-Type": mime})
-        return URLFetcherResponse(path.as_uri(), data, {"Content-Type": mime})
+                return _Converted(url, data, {"Content-Type": mime})
+        return URLFetcherResponse(url, data, {"Content-Type": mime})

@@ -120,7 +120,15 @@ def make_environment(folders: list[Path], filters: dict | None = None,
     )
     env.filters.update(filters or {})
     env.globals.update(globals_ or {})
+    # `{% if value is present %}`: a value to print, 0 and "0" and false included (only
+    # nothing, empty text and an empty list are not), where `{% if value %}` drops a 0
+    env.tests["present"] = _present
     return env
+
+
+def _present(value) -> bool:
+    return value is not None and value != "" and value != [] and value is not \
+        jinja2.Undefined and not isinstance(value, jinja2.Undefined)
 
 
 def render_template(env: jinja2.Environment, name: str, **context) -> str:

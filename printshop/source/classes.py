@@ -98,6 +98,9 @@ class CharacterClass(Strict):
     bonus_language: str | None = None
     forbidden_alignments: list[str] = []
     abilities: list[Ability] = Field(min_length=1)
+    # printed beside the class's name (pregen sheets, class cards): icons/NAME.svg of the
+    # project or a bundled icon
+    icon: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
     # Read by the pregen roller (all optional, so a game without them still loads):
     starting_kit: str | None = None          # table id of the class's kit roll
     spellbook: Spellbook | None = None
@@ -122,4 +125,17 @@ def load_classes(path: Path) -> ClassesFile:
     doubled = sorted({i for i in ids if ids.count(i) > 1})
     if doubled:
         raise PrintshopError.at(path, f"class id given twice: {', '.join(doubled)}")
+    from printshop.errors import Problems
+    from printshop.source.icons import UnknownIcon, icon_set
+
+    problems = Problems()
+    root = path.parent.parent     # tables/classes.yaml: the project is two folders up
+    for index, cls in enumerate(classes.classes):
+        if cls.icon is None:
+            continue
+        try:
+            icon_set(root).find(cls.icon)
+        except UnknownIcon as exc:
+            problems.at(doc.where(("classes", index, "icon")), f"icon: {exc}")
+    problems.raise_if_any()
     return classes

@@ -11,7 +11,7 @@ from typing import Any
 from printshop.errors import Problems
 from printshop.source.deck_spec import (DEFAULT_TEMPLATES, MAX_DICE_CARDS, RANKS, SUITS, Card,
                                         Deck)
-from printshop.source.tables import Table
+from printshop.source.tables import Table, row_name
 
 def _fields(table: Table, row) -> dict:
     return dict(row.values)
@@ -27,17 +27,35 @@ def _labels(table: Table) -> dict[str, str]:
 
 
 def _deal_rows(deck: Deck, problems: Problems) -> None:
+    """A card per row; a row with `copies: N` deals N cards of it (0: none)."""
     table = deck.tables[0]
+    number = 0
     for i, row in enumerate(table.rows):
-        number = i + 1
         title = row.get(deck.spec.face.title) if deck.spec.face.title else None
-        deck.cards.append(Card(
-            number=number, id="", template=_front_template(deck),
-            data={"kind": "row", "fields": _fields(table, row), "roll": row.roll_text,
-                  "dice": table.dice.text if table.dice else None,
-                  "columns": _columns(table), "labels": _labels(table)},
-            path=table.path, line=row.line,
-            label=f"row {number}" + (f": {title}" if title else "")))
+        for copy in range(row.copies):
+            number += 1
+            label = f"row {row.line if row.path else i + 1}" + (f": {title}" if title
+                                                                else "")
+            if row.copies > 1:
+                label += f", copy {copy + 1} of {row.copies}"
+            deck.cards.append(Card(
+                number=number, id="", template=_front_template(deck),
+                data={"kind": "row", "fields": _fields(table, row), "roll": row.roll_text,
+                      "dice": table.dice.text if table.dice else None,
+                      "columns": _columns(table), "labels": _labels(table)},
+                path=row.path or table.path, line=row.line, label=label))
+    if not deck.cards:
+        problems.add(table.path, "every row says copies: 0, so the deck has no cards",
+                     deck.line_of("rows"))
+
+
+def _no_copies(deck: Deck, table: Table, problems: Problems) -> None:
+    """Only a deck dealt by rows deals copies; elsewhere `copies` would be quietly lost."""
+    for row in table.rows:
+        if row.copies != 1:
+            problems.add(row.path or table.path, f"copies: only a deck dealt by rows (deal: "
+                         f"rows) deals copies of a row; this one deals {deck.spec.deal}",
+                         row.line)
 
 
 def _deal_dice(deck: Deck, problems: Problems) -> None:
@@ -54,6 +72,8 @@ def _deal_dice(deck: Deck, problems: Problems) -> None:
                      f"{', '.join(rolled_again)} has parts or results to roll again",
                      deck.line_of("deal"))
         return
+    for table in tables:
+        _no_copies(deck, table, problems)
     dice = tables[0].dice
     combinations = dice.sides ** dice.count
     if combinations > MAX_DICE_CARDS:
@@ -105,42 +125,44 @@ def _deal_playing_cards(deck: Deck, problems: Problems) -> None:
         problems.add(deck.path, "deal: playing-cards needs columns 'suits' (type: list) and "
                      "'ranks'", deck.line_of("columns"))
         return
+    _no_copies(deck, table, problems)
     owner: dict[tuple[str, str], int] = {}
     dealt: dict[tuple[str, str], Any] = {}
     fields_of: dict[int, dict] = {}
     for i, row in enumerate(table.rows):
+        at = row.path or deck.path      # (a spreadsheet's row: the row's own place)
         fields_of[i] = {k: v for k, v in row.values.items() if v is not None}
         die = row.get("die")
         if die is not None:
             if deck.results is None:
-                problems.add(deck.path, "die: needs 'results_from: TABLE' in the deck",
-                             row.line)
+                problems.add(at, "die: needs 'results_from: TABLE' in the deck", row.line)
                 continue
             try:
                 fields_of[i] = {**deck.results.row_for(int(die)).values, **fields_of[i]}
             except (KeyError, ValueError):
-                problems.add(deck.path, f"die: {die} is not a result of "
+                problems.add(at, f"die: {die} is not a result of "
                              f"{deck.results.dice.text} on '{deck.results.id}'", row.line)
                 continue
         bad = [s for s in row["suits"] if s not in SUITS]
         if bad:
             pos = deck.doc.pos(("rows", i, "suits"))
-            problems.add(deck.path, f"suits: {', '.join(bad)} is not a suit "
-                         f"({', '.join(SUITS)})", pos.line, pos.column)
+            problems.add(at, f"suits: {', '.join(bad)} is not a suit ({', '.join(SUITS)})",
+                         *((row.line, None) if row.path else (pos.line, pos.column)))
             continue
         try:
             ranks = parse_ranks(row["ranks"])
         except ValueError as exc:
             pos = deck.doc.pos(("rows", i, "ranks"))
-            problems.add(deck.path, f"ranks: {exc}", pos.line, pos.column)
+            problems.add(at, f"ranks: {exc}",
+                         *((row.line, None) if row.path else (pos.line, pos.column)))
             continue
         for suit in row["suits"]:
             for rank in ranks:
                 if (suit, rank) in owner:
-                    problems.add(deck.path, f"the {rank} of {suit} is already dealt by the row "
-                                 f"on line {owner[(suit, rank)]}", row.line)
+                    problems.add(at, f"the {rank} of {suit} is already dealt by "
+                                 f"{row_name(owner[(suit, rank)])}", row.line)
                     continue
-                owner[(suit, rank)] = row.line
+                owner[(suit, rank)] = row
                 dealt[(suit, rank)] = (row, fields_of[i])
     missing = [f"{rank} of {suit}" for suit in SUITS for rank in RANKS
                if (suit, rank) not in owner]
@@ -163,7 +185,7 @@ def _deal_playing_cards(deck: Deck, problems: Problems) -> None:
                       "red": suit in ("hearts", "diamonds"),
                       "fields": fields, "columns": _columns(table),
                       "labels": _labels(table)},
-                path=deck.path, line=row.line, label=f"{rank} of {suit}"))
+                path=row.path or deck.path, line=row.line, label=f"{rank} of {suit}"))
 
 
 def _front_template(deck: Deck) -> str:

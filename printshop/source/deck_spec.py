@@ -28,8 +28,19 @@ DEFAULT_TEMPLATES = {"rows": "cards/result.html.j2", "dice": "cards/dice.html.j2
 class DeckBack(Strict):
     title: str = Field(min_length=1)
     subtitle: str | None = None
-    emblem: str = Field(pattern=r"^[a-z][a-z0-9-]*$")  # templates/cards/emblems/NAME.svg
+    # templates/cards/emblems/NAME.svg, or any icon (icons/NAME.svg, a bundled one)
+    emblem: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
     template: str = "cards/back.html.j2"
+    image: str | None = None   # the whole back is this picture (relative to the project)
+
+
+class DeckArt(Strict):
+    """Pictures on the fronts: each card's from its row's `column` (a path relative to the
+    project folder), else the deck's `image`; in the layout's art frame, or full bleed."""
+
+    image: str | None = None            # the deck-wide default
+    column: str = "image"               # the column naming each card's picture
+    place: Literal["frame", "full"] = "frame"
 
 
 class DeckFace(Strict):
@@ -40,6 +51,8 @@ class DeckFace(Strict):
     text: list[str] = []          # paragraphs of the body
     extra: list[str] = []         # labelled sections in the lower part of the card
     note: str | None = None       # one small line above the id
+    icon: str | None = None       # a column naming an icon, printed large (icons/NAME.svg
+                                  # or a bundled one)
 
 
 class RulesCard(Strict):
@@ -80,9 +93,13 @@ class DeckSpec(Strict):
     credit: str | None = Field(default=None, min_length=1, max_length=120)
     deal: Literal["rows", "dice", "playing-cards", "hirelings"] = "rows"
     face: DeckFace = DeckFace()
+    art: DeckArt = DeckArt()
     # the cards' data: inline (columns + rows), a table file inside decks/, or guide tables
     columns: list[ColumnSpec] | None = None
-    rows: list[dict[str, Any]] | None = Field(default=None, min_length=1)
+    # the rows, or a spreadsheet (CSV, XLSX, ODS) relative to the deck file: rows: cards.xlsx
+    rows: list[dict[str, Any]] | str | None = Field(default=None, min_length=1)
+    sheet: str | None = None                    # a workbook's sheet (default: the first)
+    header_row: int = Field(default=1, ge=1)    # the spreadsheet row naming the columns
     dice: str | None = None
     roll_label: str | None = None
     table: str | None = None
@@ -116,6 +133,8 @@ class Deck:
     cards: list[Card] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     results: Table | None = None  # spec.results_from, loaded
+    emblem_template: str | None = None  # the back's emblem, when a template draws it (else
+                                        # it is an icon of that name)
 
     def line_of(self, *loc) -> int:
         return self.doc.pos(loc).line
@@ -135,7 +154,8 @@ class Deck:
                 # the emblem behind a result card's text, for presses without transparency:
                 # the look of the 7 % opaque emblem, as a solid colour
                 "watermark": colours.mix(spec.colour, spec.background, 0.93),
-                "back": spec.back.model_dump(), "face": spec.face.model_dump(),
+                "back": {**spec.back.model_dump(), "emblem_template": self.emblem_template},
+                "face": spec.face.model_dump(), "art": spec.art.model_dump(),
                 "credit": spec.credit,
                 "size": self.size.id}
 

@@ -27,7 +27,7 @@ from printshop.source.deck_dealing import (_deal_dice, _deal_playing_cards, _dea
 from printshop.source.deck_spec import (DECKS_FOLDER, DEFAULT_TEMPLATES, RANKS, SUITS, Card,
                                         Deck, DeckSpec, HirelingSettings)
 from printshop.source.schema import validate
-from printshop.source.tables import TABLE_ID_RE, Table, TableSpec, build_table, load_table
+from printshop.source.tables import TABLE_ID_RE, Table, TableSpec, load_table, table_from_spec
 from printshop.source.yamlfile import load_yaml
 
 __all__ = ["Card", "Deck", "DeckSpec", "HirelingSettings", "RANKS", "SUITS", "card_id",
@@ -171,13 +171,50 @@ def _check_templates(project, deck: Deck, problems: Problems) -> None:
     spec = deck.spec
     template = spec.template or DEFAULT_TEMPLATES[spec.deal]
     checks = [(("template",), template), (("rules_template",), spec.rules_template),
-              (("back", "template"), spec.back.template),
-              (("back", "emblem"), f"cards/emblems/{spec.back.emblem}.svg")]
+              (("back", "template"), spec.back.template)]
     for loc, name in checks:
         why = check_template_name(project, name)
         if why:
             pos = deck.doc.pos(loc)
             problems.add(deck.path, f"{'.'.join(loc)}: {why}", pos.line, pos.column)
+    why = _check_emblem(project, deck)
+    if why:
+        pos = deck.doc.pos(("back", "emblem"))
+        problems.add(deck.path, f"back.emblem: {why}", pos.line, pos.column)
+
+
+def emblem_names(project) -> list[str]:
+    """The emblems drawn for card backs: templates/cards/emblems/*.svg (the project's and
+    printshop's)."""
+    names = set()
+    for folder in project.template_dirs:
+        emblems = folder / "cards" / "emblems"
+        if emblems.is_dir():
+            names.update(p.stem for p in emblems.glob("*.svg"))
+    return sorted(names)
+
+
+def _check_emblem(project, deck: Deck) -> str | None:
+    """An emblem is an emblem template or, failing that, any icon (icons/NAME.svg of the
+    project, or a bundled one)."""
+    from printshop.source.icons import UnknownIcon, icon_set
+
+    name = deck.spec.back.emblem
+    template = f"cards/emblems/{name}.svg"
+    if check_template_name(project, template) is None:
+        deck.emblem_template = template
+        return None
+    try:
+        icon_set(project.root).find(name)
+        return None
+    except UnknownIcon:
+        icons = icon_set(project.root).names()
+        known = emblem_names(project)
+        close = difflib.get_close_matches(name, known + icons, n=3, cutoff=0.5)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+        return (f"no emblem '{name}'{hint}: the emblems are {', '.join(known)}; any icon "
+                f"may be one too ({', '.join(icons)}); a project adds its own as "
+                f"templates/cards/emblems/{name}.svg or icons/{name}.svg")
 
 
 def _check_sources(deck: Deck, problems: Problems) -> None:
@@ -202,11 +239,13 @@ def _check_sources(deck: Deck, problems: Problems) -> None:
                      "(with columns), table (a table file in decks/), tables (guide tables "
                      f"by id); found {', '.join(given) or 'none'}", 1)
         return
-    if spec.rows is not None and spec.columns is None:
+    if isinstance(spec.rows, list) and spec.columns is None:
         problems.add(deck.path, "rows need 'columns' (as in a table file)",
                      deck.line_of("rows"))
-    if spec.rows is None and (spec.columns is not None or spec.dice is not None):
-        key = "columns" if spec.columns is not None else "dice"
+    if spec.rows is None and (spec.columns is not None or spec.dice is not None
+                              or spec.sheet is not None):
+        key = "columns" if spec.columns is not None else "dice" if spec.dice is not None \
+            else "sheet"
         problems.add(deck.path, f"'{key}' goes with inline rows; the table file or guide "
                      "table declares its own", deck.line_of(key))
     if spec.tables is not None and spec.deal == "rows" and len(spec.tables) != 1:
@@ -222,9 +261,9 @@ def _source_tables(project, deck: Deck, problems: Problems) -> list[Table]:
     if spec.rows is not None:
         table_spec = TableSpec(title=spec.title, description=spec.description, dice=spec.dice,
                                roll_label=spec.roll_label, columns=spec.columns,
-                               rows=spec.rows)
+                               rows=spec.rows, sheet=spec.sheet, header_row=spec.header_row)
         try:
-            return [build_table(deck.id, table_spec, deck.doc)]
+            return [table_from_spec(deck.id, table_spec, deck.doc, root=project.root)]
         except PrintshopError as exc:
             problems.extend(exc)
             return []
@@ -256,7 +295,7 @@ def _table_named(project, deck: Deck, name: str, loc: tuple, problems: Problems,
                          f"inside {DECKS_FOLDER}/)", pos.line, pos.column)
             return None
         try:
-            return load_table(path, Path(name).stem)
+            return load_table(path, Path(name).stem, root=project.root)
         except PrintshopError as exc:
             problems.extend(exc)
             return None
@@ -280,7 +319,8 @@ def _check_face(deck: Deck, problems: Problems) -> None:
     if not deck.tables:
         return
     keys = {c.key for t in deck.tables for c in t.columns}
-    slots = [("corner", face.corner), ("title", face.title), ("note", face.note)]
+    slots = [("corner", face.corner), ("title", face.title), ("note", face.note),
+             ("icon", face.icon)]
     slots += [(("text", i), key) for i, key in enumerate(face.text)]
     slots += [(("extra", i), key) for i, key in enumerate(face.extra)]
     for slot, key in slots:
@@ -291,6 +331,13 @@ def _check_face(deck: Deck, problems: Problems) -> None:
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             problems.add(deck.path, f"face: no column '{key}' in the deck's table{hint}; "
                          f"columns: {', '.join(sorted(keys))}", pos.line, pos.column)
+    column = deck.spec.art.column
+    if "column" in (deck.doc.data.get("art") or {}) and column not in keys:
+        pos = deck.doc.pos(("art", "column"))
+        close = difflib.get_close_matches(column, sorted(keys), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        problems.add(deck.path, f"art.column: no column '{column}' in the deck's table{hint}; "
+                     f"columns: {', '.join(sorted(keys))}", pos.line, pos.column)
 
 
 def _check_hireling_settings(project, deck: Deck, problems: Problems) -> None:

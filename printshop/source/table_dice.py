@@ -138,25 +138,28 @@ def check_coverage(dice: Dice, rows: list, doc: YamlDoc, problems: Problems,
                    reroll: tuple[int, int] | None = None, where: str = "") -> None:
     outcomes = dice.outcomes()
     possible = set(outcomes)
-    owner: dict[int, int] = {}   # result → the line of the row (or reroll:) that has it
+    # result → how a message names the row (or reroll:) that has it
+    owner: dict[int, str] = {}
     if reroll is not None:
         for value in range(reroll[0], reroll[1] + 1):
             if value in possible:
-                owner[value] = doc.pos(("reroll",)).line
+                owner[value] = f"the row on line {doc.pos(('reroll',)).line}"
     for row in rows:
         low, high = row.roll
         covered = [v for v in range(low, high + 1) if v in possible]
         outside = [v for v in (low, high) if v < outcomes[0] or v > outcomes[-1]]
+        at = getattr(row, "path", None) or doc.path   # a spreadsheet's row: its own place
         if outside or not covered:
-            problems.add(doc.path, f"roll {row.roll_text} is outside what {dice.text} can roll "
+            problems.add(at, f"roll {row.roll_text} is outside what {dice.text} can roll "
                          f"({outcomes[0]}–{outcomes[-1]})", row.line)
             continue
         clashes = [v for v in covered if v in owner]
         if clashes:
-            problems.add(doc.path, f"roll {row.roll_text}{where} overlaps the row on line "
-                         f"{owner[clashes[0]]} (both cover {_ranges(clashes)})", row.line)
+            problems.add(at, f"roll {row.roll_text}{where} overlaps {owner[clashes[0]]} "
+                         f"(both cover {_ranges(clashes)})", row.line)
         for value in covered:
-            owner.setdefault(value, row.line)
+            owner.setdefault(value, f"row {row.line}" if getattr(row, "path", None)
+                             else f"the row on line {row.line}")
     missing = [v for v in outcomes if v not in owner]
     if missing:
         line = rows[0].line if where and rows else doc.pos(("rows",)).line

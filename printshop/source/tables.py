@@ -25,7 +25,7 @@ from printshop.source.table_dice import Part, check_parts, parts_and_reroll, ran
 from printshop.source.yamlfile import YamlDoc, load_yaml, read_text
 
 TABLE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-RESERVED_KEYS = {"roll", "then", "weight"}
+RESERVED_KEYS = {"roll", "then", "weight", "copies"}
 
 
 class ColumnSpec(Strict):
@@ -46,9 +46,21 @@ class TableSpec(Strict):
     reroll: str | int | None = None       # results of `dice` (last part) meaning "roll again"
     roll_label: str | None = None
     wide: bool | None = None
-    columns: list[ColumnSpec] = Field(min_length=1)
-    rows: list[dict[str, Any]] = Field(min_length=1)
+    # without columns, a spreadsheet's header row names them (each a text column)
+    columns: list[ColumnSpec] | None = Field(default=None, min_length=1)
+    # the rows themselves, or a spreadsheet (CSV, XLSX, ODS) next to this file
+    rows: list[dict[str, Any]] | str = Field(min_length=1)
+    sheet: str | None = None          # which sheet of a workbook (default: the first)
+    header_row: int = Field(default=1, ge=1)   # the spreadsheet row naming the columns
     notes: list[str] = []
+
+
+class BadValue:
+    """A value that could not be read (a spreadsheet cell that became a date): the row is
+    refused and `message` is reported at the value's place."""
+
+    def __init__(self, message: str):
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,9 @@ class Row:
     roll: tuple[int, int] | None = None
     then: str | None = None
     weight: int = 1
+    copies: int = 1              # a deck dealt by rows deals this many cards of the row
+    path: str | None = None      # where the row is, when not in its table's file (a
+                                 # spreadsheet: "decks/events.xlsx", `line` its row)
     part: int | None = None   # which part of a parted list (0-based), None without parts
 
     def __getitem__(self, key: str) -> Any:
@@ -83,6 +98,7 @@ class Table:
     roll_label: str | None = None
     notes: list[str] = field(default_factory=list)
     wide: bool | None = None
+    sources: list[Path] = field(default_factory=list)   # spreadsheets its rows came from
     part_die: Dice | None = None
     parts: list[Part] = field(default_factory=list)
     reroll: tuple[int, int] | None = None   # in the last part
@@ -173,24 +189,50 @@ class Table:
 _last_read: dict[tuple[str, str], tuple[str, Table]] = {}
 
 
-def load_table(path: Path, table_id: str | None = None) -> Table:
+def load_table(path: Path, table_id: str | None = None, root: Path | None = None) -> Table:
+    """The table file `path`; `root` (default: its folder) is the folder a spreadsheet it
+    takes its rows from must be inside (the project)."""
     path = Path(path)
     table_id = table_id or path.stem
     text = read_text(path)     # recorded as read, whether parsed now or before
     key = (str(path), table_id)
     known = _last_read.get(key)
-    if known is not None and known[0] == text:
+    if known is not None and known[0] == text and not known[1].sources:
         return known[1]
     doc = load_yaml(path, text=text, keep_going=True)
     if not isinstance(doc.data, dict):
         raise PrintshopError.at(path, "a table file is a mapping with title, columns and rows", 1)
     spec = validate(doc, TableSpec)
-    table = build_table(table_id, spec, doc)
+    table = table_from_spec(table_id, spec, doc, root=root or path.parent)
     _last_read[key] = (text, table)
     return table
 
 
+def table_from_spec(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = (),
+                    root: Path | None = None) -> Table:
+    """`build_table`, with rows from a spreadsheet when `spec.rows` names one (a path
+    relative to the YAML file, inside `root`)."""
+    sources: list[Path] = []
+    problems = Problems()
+    if isinstance(spec.rows, str):
+        from printshop.source.spreadsheets import rows_from_spreadsheet
+
+        spec, doc, sources = rows_from_spreadsheet(spec, doc, base, root or doc.path.parent)
+    elif spec.sheet is not None or spec.header_row != 1:
+        key = "sheet" if spec.sheet is not None else "header_row"
+        problems.at(doc.where(base + (key,)),
+                    f"'{key}' goes with rows from a spreadsheet (rows: cards.xlsx)")
+    elif spec.columns is None:
+        problems.at(doc.where(base + ("rows",)), "rows need 'columns' (as in a table file)")
+    problems.raise_if_any()
+    table = build_table(table_id, spec, doc, base)
+    table.sources = sources
+    return table
+
+
 def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) -> Table:
+    """`doc` is where the table was written: a YamlDoc, or a spreadsheet's rows under their
+    YAML (`where(loc)` names the file, line and column of any part)."""
     problems = Problems()
     path = doc.path
     if not TABLE_ID_RE.match(table_id):
@@ -200,16 +242,14 @@ def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) 
         try:
             dice = parse_dice(spec.dice)
         except ValueError as exc:
-            pos = doc.pos(base + ("dice",))
-            problems.add(path, f"dice: {exc}", pos.line, pos.column)
+            problems.at(doc.where(base + ("dice",)), f"dice: {exc}")
     seen_keys: dict[str, int] = {}
     for i, column in enumerate(spec.columns):
-        pos = doc.pos(base + ("columns", i))
+        where = doc.where(base + ("columns", i))
         if column.key in seen_keys:
-            problems.add(path, f"column '{column.key}' is declared twice", pos.line, pos.column)
+            problems.at(where, f"column '{column.key}' is declared twice")
         if column.key in RESERVED_KEYS:
-            problems.add(path, f"'{column.key}' is reserved for rows, not a column name",
-                         pos.line, pos.column)
+            problems.at(where, f"'{column.key}' is reserved for rows, not a column name")
         seen_keys[column.key] = i
     columns = {c.key: c for c in spec.columns}
     rows: list[Row] = []
@@ -224,8 +264,9 @@ def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) 
     if dice is not None and len(rows) == len(spec.rows) and len(problems.items) == before:
         rows = check_parts(dice, part_die, parts, reroll, rows, doc, base, problems)
     if spec.dice is None and rows and sum(r.weight for r in rows) <= 0:
-        problems.add(path, "rows: the weights add up to zero, nothing could ever be picked",
-                     doc.pos(base + ("rows",)).line)
+        where = doc.where(base + ("rows",))
+        problems.add(where[0], "rows: the weights add up to zero, nothing could ever be "
+                     "picked", where[1])
     problems.raise_if_any()
     return Table(id=table_id, path=path, title=spec.title, columns=list(spec.columns),
                  rows=rows, description=spec.description, dice=dice,
@@ -234,81 +275,89 @@ def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) 
 
 
 def _build_row(raw, loc, columns, has_dice, doc, problems) -> Row | None:
-    path = doc.path
-    pos = doc.pos(loc)
+    where = doc.where(loc)
     if not isinstance(raw, dict):
-        problems.add(path, "a row is a mapping of column: value", pos.line, pos.column)
+        problems.at(where, "a row is a mapping of column: value")
         return None
     ok = True
     values: dict[str, Any] = {}
+    in_sheet = where[0] != doc.path     # a spreadsheet's cell is named by its place alone
+
+    def _field(loc, key=None):
+        return (key or "row") if in_sheet else _yaml_field(loc, key)
+
     for key, value in raw.items():
+        if isinstance(value, BadValue):   # already unreadable: say why, at its place
+            problems.at(doc.where(loc + (key,)), value.message)
+            ok = False
+            continue
         if key in RESERVED_KEYS:
             continue
         if key not in columns:
-            kpos = doc.pos(loc + (key,), key=True)
             hint = ", ".join(columns)
-            problems.add(path, f"{_field(loc, key)}: unknown column '{key}' (columns are: "
-                         f"{hint})", kpos.line, kpos.column)
+            problems.at(doc.where(loc + (key,), key=True),
+                        f"{_field(loc, key)}: unknown column '{key}' (columns are: {hint})")
             ok = False
             continue
         try:
             values[key] = _convert(value, columns[key])
         except ValueError as exc:
-            vpos = doc.pos(loc + (key,))
-            problems.add(path, f"{_field(loc, key)}: {exc}", vpos.line, vpos.column)
+            problems.at(doc.where(loc + (key,)), f"{_field(loc, key)}: {exc}")
             ok = False
     for key, column in columns.items():
         if key not in raw and not column.optional:
-            problems.add(path, f"{_field(loc)}: row is missing column '{key}'", pos.line,
-                         pos.column)
+            problems.at(where, f"{_field(loc)}: row is missing column '{key}'")
             ok = False
     roll = None
+    if any(isinstance(raw.get(key), BadValue) for key in RESERVED_KEYS):
+        return None                       # reported above, at its cell
     if has_dice:
         if "roll" not in raw or raw["roll"] is None:
-            problems.add(path, "row is missing 'roll' (this is a dice table)", pos.line,
-                         pos.column)
+            problems.at(doc.where(loc + ("roll",)) if "roll" in raw else where,
+                        "row is missing 'roll' (this is a dice table)")
             ok = False
         else:
             match = _RANGE_RE.match(str(raw["roll"]))
-            rpos = doc.pos(loc + ("roll",))
+            rwhere = doc.where(loc + ("roll",))
             if not match:
-                problems.add(path, f"roll: '{raw['roll']}' is not a number or a range like "
-                             "3-5", rpos.line, rpos.column)
+                problems.at(rwhere, f"roll: '{raw['roll']}' is not a number or a range like "
+                            "3-5")
                 ok = False
             else:
                 low = int(match[1])
                 high = int(match[2]) if match[2] is not None else low
                 if high < low:
-                    problems.add(path, f"roll: range {low}-{high} runs backwards", rpos.line,
-                                 rpos.column)
+                    problems.at(rwhere, f"roll: range {low}-{high} runs backwards")
                     ok = False
                 roll = (low, high)
-    elif "roll" in raw:
-        rpos = doc.pos(loc + ("roll",), key=True)
-        problems.add(path, "'roll' given but the table has no dice", rpos.line, rpos.column)
+    elif raw.get("roll") is not None:
+        problems.at(doc.where(loc + ("roll",), key=True),
+                    "'roll' given but the table has no dice")
         ok = False
     then = raw.get("then")
     if then is not None and not (isinstance(then, str) and TABLE_ID_RE.match(then)):
-        tpos = doc.pos(loc + ("then",))
-        problems.add(path, "then: expected a table id", tpos.line, tpos.column)
+        problems.at(doc.where(loc + ("then",)), "then: expected a table id")
         ok = False
-    weight = 1
-    if "weight" in raw:
-        try:
-            weight = int(str(raw["weight"]))
-            if weight < 0:
-                raise ValueError
-        except ValueError:
-            wpos = doc.pos(loc + ("weight",))
-            problems.add(path, f"weight: expected a whole number ≥ 0, got '{raw['weight']}'",
-                         wpos.line, wpos.column)
-            ok = False
+    counts = {}
+    for key in ("weight", "copies"):
+        counts[key] = 1
+        if raw.get(key) is not None:
+            try:
+                counts[key] = int(str(raw[key]))
+                if counts[key] < 0:
+                    raise ValueError
+            except ValueError:
+                problems.at(doc.where(loc + (key,)),
+                            f"{key}: expected a whole number ≥ 0, got '{raw[key]}'")
+                ok = False
     if not ok:
         return None
-    return Row(values=values, line=pos.line, roll=roll, then=then, weight=weight)
+    path, line, _ = where
+    return Row(values=values, line=line, roll=roll, then=then, weight=counts["weight"],
+               copies=counts["copies"], path=None if path == doc.path else str(path))
 
 
-def _field(loc: tuple, key: str | None = None) -> str:
+def _yaml_field(loc: tuple, key: str | None = None) -> str:
     """rows[3].bonus: where in the file, as a reader of the YAML would say it."""
     text = ".".join(str(p) for p in loc[:-2]) + ("." if loc[:-2] else "")
     text += f"{loc[-2]}[{loc[-1]}]"
@@ -344,7 +393,12 @@ def _convert(value: Any, column: ColumnSpec) -> Any:
     return value
 
 
-def load_tables(folder: Path) -> dict[str, Table]:
+def row_name(row: Row) -> str:
+    """How a message names another row: "the row on line 12", or "row 12" of a sheet."""
+    return f"row {row.line}" if row.path else f"the row on line {row.line}"
+
+
+def load_tables(folder: Path, root: Path | None = None) -> dict[str, Table]:
     """Every `*.yaml` table in `folder` (special data files excluded), problems together."""
     tables: dict[str, Table] = {}
     problems = Problems()
@@ -354,14 +408,14 @@ def load_tables(folder: Path) -> dict[str, Table]:
         if path.stem in SPECIAL_FILES:
             continue
         try:
-            tables[path.stem] = load_table(path)
+            tables[path.stem] = load_table(path, root=root)
         except PrintshopError as exc:
             problems.extend(exc)
     for table in tables.values():
         for row in table.rows:
             if row.then and row.then not in tables:
-                problems.add(table.path, f"then: no table '{row.then}' in {folder.name}/",
-                             row.line)
+                problems.add(row.path or table.path, f"then: no table '{row.then}' in "
+                             f"{folder.name}/", row.line)
     problems.raise_if_any()
     return tables
 

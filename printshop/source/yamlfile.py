@@ -64,6 +64,11 @@ class YamlDoc:
             loc = loc[:-1]
         return self.value_pos.get((), Pos(1, 1))
 
+    def where(self, loc: Loc, key: bool = False) -> tuple:
+        """(file, line, column) of the value at `loc`, for a problem about it."""
+        pos = self.pos(loc, key)
+        return (self.path, pos.line, pos.column)
+
 
 class _RefusedConstruct(Exception):
     def __init__(self, message: str, mark):

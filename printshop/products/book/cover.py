@@ -31,6 +31,9 @@ class CoverSettings(Strict):
     back: str | None = None         # the back cover's text (Markdown); default: the credits
     paper: str | None = None        # the profile's cover paper (default: the profile's)
     spine_width: str | None = None  # from the vendor's cover template ("0.352in", "8.9mm")
+    # the front cover's picture (relative to the project): the guide's first page, full
+    # bleed, and the front of the wrap (credits: the credits.yaml beside it)
+    image: str | None = None
 
 
 class CoverOptions(CoverSettings):
@@ -88,8 +91,17 @@ def cover_pdf(ctx: BuildContext, project, profile, geometry: Wrap, book: dict,
     colours = colours_for(project, profile)
     env = jinja_environment(project, colours=colours)
     back = settings.back if settings.back is not None else (book.get("credits") or "")
+    from printshop.products.book.art import cover as cover_picture
+
+    front = geometry.front     # its picture: the front panel and its bleed
+    art = cover_picture(project, settings.image, front.width + geometry.bleed,
+                        front.height + geometry.bleed, geometry.bleed)
+    if art is not None:
+        art["style"] = (f"left: {front.x:.3f}mm; top: {-geometry.bleed:.3f}mm; width: "
+                        f"{front.width + geometry.bleed:.3f}mm; height: "
+                        f"{front.height + 2 * geometry.bleed:.3f}mm;")
     html = render_template(env, TEMPLATE, book=book, back=back, wrap=geometry,
-                           spine_font_pt=spine_font_pt(geometry))
+                           spine_font_pt=spine_font_pt(geometry), art=art)
     cover_profile = profile.for_cover()
     sheets = ((palette_css(colours),) + tuple(stylesheet(project, s) for s in STYLESHEETS)
               + (Stylesheet(text=f"@page {{ size: {geometry.width:.3f}mm "

@@ -27,10 +27,16 @@ from printshop.products.printing import (colours_for, finish_for_profile, palett
                                          profile_css)
 from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
+from printshop.products import markup
+from printshop.products.book.art import (art_figure, check_art, colophon_credits, cover,
+                                         embed_images)
 from printshop.source.markdown import Manuscript, MarkdownReader
 from printshop.source.schema import Strict
 
-DIRECTIVES = ("table", "class", "table-index")
+# what a `::table[id]{caption="no"}` directive may leave out of the table it prints
+TABLE_PARTS = ("caption", "description", "notes")
+_YES_NO = {"yes": True, "true": True, "no": False, "false": False}
+DIRECTIVES = ("table", "class", "table-index", "art")
 
 
 class GuideOptions(Strict):
@@ -49,7 +55,8 @@ class GuideOptions(Strict):
     # pages (as they are), booklet (NAME-booklet.pdf: folded and stapled) or pocketmod
     # (NAME-pocketmod.pdf: 8 pages on one sheet); --layout wins (products/layouts.py)
     layout: Literal["pages", "booklet", "pocketmod"] = "pages"
-    # the cover wrap of a print-on-demand edition (--cover; products/book/cover.py)
+    # the cover wrap of a print-on-demand edition (--cover; products/book/cover.py) and the
+    # cover's picture (`image`: the first page, full bleed)
     cover: CoverSettings = CoverSettings()
 
 
@@ -90,6 +97,16 @@ class Guide(Product):
                 close = difflib.get_close_matches(argument, list(tables), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 return f"::table[{argument}]: no table '{argument}' in tables/{hint}"
+            for key, value in attrs.items():
+                if key not in TABLE_PARTS:
+                    close = difflib.get_close_matches(key, TABLE_PARTS, n=1)
+                    hint = f" (did you mean '{close[0]}'?)" if close else ""
+                    takes = ", ".join(part + '="no"' for part in TABLE_PARTS)
+                    return (f"::table[{argument}]: unknown attribute '{key}'{hint}; a table "
+                            f"directive takes {takes}")
+                if value.lower() not in _YES_NO:
+                    return (f"::table[{argument}]: {key}=\"{value}\": say \"yes\" or "
+                            "\"no\"")
         elif name == "class":
             classes = None if self.project.is_foreign else self.project.classes
             ids = [c.id for c in classes.classes] if classes else []
@@ -97,6 +114,8 @@ class Guide(Product):
                 close = difflib.get_close_matches(argument, ids, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 return f"::class[{argument}]: no class '{argument}' in tables/classes.yaml{hint}"
+        elif name == "art" and not argument:
+            return "::art[]: name the picture (::art[art/torch.png]{caption=\"…\"})"
         elif name not in DIRECTIVES:
             return f"unknown directive ::{name}[] (known: {', '.join(DIRECTIVES)})"
         return None
@@ -141,6 +160,7 @@ class Guide(Product):
     def _warn_unprinted_tables(self, ctx: BuildContext, manuscript: Manuscript) -> None:
         for warning in manuscript.warnings:
             ctx.warn(warning)
+        check_art(ctx, self.project, manuscript)
         if self.project.is_foreign or not self.options.print_every_table:
             return
         embedded = {d.argument for d in manuscript.directives if d.name == "table"}
@@ -177,24 +197,41 @@ class Guide(Product):
 
         def partial(key, name, **context) -> str:
             if key not in partials:
-                partials[key] = render_template(env, name, **context)
-            return partials[key]
+                with markup.capture() as printed:
+                    partials[key] = (render_template(env, name, **context), printed)
+            else:   # what it prints is printed again (the colophon's credits)
+                markup.printed_icon_or_picture(partials[key][1])
+            return partials[key][0]
         tables = {} if project.is_foreign else project.tables
         classes = None if project.is_foreign else project.classes
         embedded_once: set[str] = set()
         printed = {d.argument for d in manuscript.directives if d.name == "table"}
 
         wanted = True   # this chapter's directives are rendered
+        opener: list[Markup] = []   # the chapter's ::art{place=opener}, under its title
 
         def directive(name: str, argument: str, attrs: dict) -> str:
+            if name == "art":
+                if not wanted:
+                    return ""
+                figure = art_figure(project, argument, attrs, env.filters["md"])
+                if attrs.get("place") == "opener":
+                    opener.append(figure)
+                    return ""
+                return figure
             if name == "table":
                 first = argument not in embedded_once
                 embedded_once.add(argument)
                 if not wanted:
                     return ""
-                return partial((name, argument, first), "partials/table.html.j2",
-                               table=tables[argument], tables=tables,
-                               anchor=f"table-{argument}" if first else None)
+                # parts of the table a directive leaves out are not composed (rather than
+                # hidden by a stylesheet: the words on the pages are the words composed)
+                shown = {f"show_{part}": _YES_NO[attrs.get(part, "yes").lower()]
+                         for part in TABLE_PARTS}
+                return partial((name, argument, first, *shown.values()),
+                               "partials/table.html.j2", table=tables[argument],
+                               tables=tables, anchor=f"table-{argument}" if first else None,
+                               **shown)
             if not wanted:
                 return ""
             if name == "class":
@@ -210,12 +247,22 @@ class Guide(Product):
             raise AssertionError(name)
 
         chapters, bodies = [], []
+        colours = colours_for(project, self.print_profile() if edition == "print" else None)
+        reader.colours, reader.ink = colours, colours("ink")
+        with markup.capture() as credited:
+            paper_mm = project.paper_size_mm(self.paper(ctx))
+            cover_art = cover(project, self.options.cover.image, *paper_mm,
+                              self.print_profile().bleed if edition == "print" else 0.0)
         for chapter in manuscript.chapters:
             source = chapter.path.relative_to(project.root).as_posix()
             wanted = only is None or source == only
-            body = reader.render(chapter, directive, edition=edition)
+            opener.clear()
+            with markup.capture() as chapter_printed:
+                body = reader.render(chapter, directive, edition=edition)
+            credited.merge(chapter_printed)
             bodies.append((str(chapter.path), body))
             chapters.append({"id": chapter.id, "title": chapter.title, "source": source,
+                             "opener": Markup("".join(opener)),
                              "html": Markup(_strip_first_heading(body)),
                              "sections": [{"id": h.id, "title": h.title}
                                           for h in chapter.sections]})
@@ -247,6 +294,7 @@ class Guide(Product):
                                    and self.print_profile().cover is not None),
             "fonts": fonts or list(BOOK_FAMILIES),
             "sheet": None,
+            "cover": cover_art,
         }
         if edition == "screen" and self.options.blank_sheet and only is None:
             # the print edition's last page, the blank sheet to copy, as the fillable form
@@ -264,7 +312,8 @@ class Guide(Product):
                 + [inline_css_for_screen(stylesheet(project, s), project.read_roots)
                    for s in self.options.screen_stylesheets])
         html = render_template(env, self.options.template, book=book, chapters=chapters,
-                               screen_css=Markup(screen_css))
+                               screen_css=Markup(screen_css),
+                               credits=colophon_credits(project, reader, credited))
         return embed_images(html, project.read_roots) if edition == "screen" else html
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
@@ -420,24 +469,6 @@ def book_press_css(profile) -> str:
         rules.append("@page { @bottom-left { vertical-align: top; padding-top: 2mm; } "
                      "@bottom-right { vertical-align: top; padding-top: 2mm; } }")
     return "\n".join(rules) + "\n"
-
-
-def embed_images(html: str, roots) -> str:
-    """The screen edition is one file: project images become data URLs (already checked)."""
-    import base64
-    import mimetypes
-    import re
-    from urllib.parse import unquote, urlsplit
-
-    from printshop.safepath import resolve_inside
-
-    def inline(match):
-        path = resolve_inside(unquote(urlsplit(match[2]).path), roots, allow_absolute=True)
-        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        return f'{match[1]}"data:{mime};base64,{data}"'
-
-    return re.sub(r'(<img[^>]*?\ssrc=)"(file://[^"]+)"', inline, html)
 
 
 def _strip_first_heading(html: str) -> str:

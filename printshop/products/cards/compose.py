@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
-from printshop.products.cards.imposition import SAFE_MM, Box, Imposition, Page
+from printshop.products.cards.art import CardArt, art_frame, back_picture, card_picture
+from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Box, Imposition, Page
 from printshop.source.card_sizes import CardSize
 from printshop.errors import PrintshopError
-from printshop.products import BuildContext
+from printshop.products import BuildContext, markup
 from printshop.products.cards.settings import DeckGroup, Settings
 from printshop.products.common import (base_url, jinja_environment, stylesheet,
                                        warn_missing_glyphs)
+from printshop.products.credits import credits_line
 from printshop.products.printing import colours_for, palette_css
 from printshop.render.jinja import render_template
 from printshop.render.job import RenderJob, Stylesheet
@@ -33,7 +35,7 @@ FRAME_INSET_MM = 1.5        # the decorative frame: between the trim and the saf
 # stylesheet's `.sheet-back .x` finds it as before
 _FACE_PAGE = ('<div class="sheet sheet-{sheet} face-page" style="page: ps-face-{size}; '
               'break-before: page; position: relative; width: {width:.3f}mm; '
-              'height: {height:.3f}mm;"><div class="face face-{side}" style="left: 0.000mm; '
+              'height: {height:.3f}mm;"><div class="face face-{side}"{attrs} style="left: 0.000mm; '
               'top: 0.000mm; width: {width:.3f}mm; height: {height:.3f}mm;">{html}</div>'
               '</div>\n')
 
@@ -62,30 +64,37 @@ def _box_data(box: Box) -> dict:
     return {"x": box.x, "y": box.y, "width": box.width, "height": box.height}
 
 
-def face_geometry(size: CardSize, bleed: float, safe: float = SAFE_MM) -> dict:
+def face_geometry(size: CardSize, bleed: float, safe: float = SAFE_MM,
+                  drifts: bool = False) -> dict:
     """The face's own frame: (0, 0) is the bleed corner; the card is `trim`; text stays
-    `safe` mm inside it."""
+    `safe` mm inside it. A face that `drifts` (a back on a home duplex sheet: it may land
+    DRIFT_MM off its cut lines) keeps its frame further in, so a drift shows no edge of it.
+    `art`: the layout's art frame (products/cards/art.py)."""
     trim = Box(bleed, bleed, size.width, size.height)
+    inset = max(DRIFT_MM + 1.0, FRAME_INSET_MM) if drifts else min(FRAME_INSET_MM, safe / 2)
     return {"width": size.width + 2 * bleed, "height": size.height + 2 * bleed,
             "bleed": bleed, "card_width": size.width, "card_height": size.height,
             "full": _box_data(Box(0, 0, size.width + 2 * bleed, size.height + 2 * bleed)),
             "trim": _box_data(trim), "safe": _box_data(trim.inset(safe)),
-            "frame": _box_data(trim.inset(min(FRAME_INSET_MM, safe / 2))),
-            "safe_margin": safe}
+            "frame": _box_data(trim.inset(inset)), "drifts": drifts,
+            "art": art_frame(size, bleed, safe), "safe_margin": safe}
 
 
 class CardComposer:
     """Renders faces (cached) and sheets to HTML."""
 
-    def __init__(self, project, settings: Settings, title: str):
+    def __init__(self, project, settings: Settings, title: str, name: str = "cards"):
         self.project = project
         self.settings = settings
         self.title = title
+        self.title_file = f"{name}-credits.txt"
         self.colours = colours_for(project, settings.profile)
         self.env = jinja_environment(project, {"box": _box_style}, self.colours)
         self._faces: dict[tuple, str] = {}
+        self._printed: dict[str, markup.Printed] = {}   # a face's HTML → what it printed
         self._themes: dict[str, dict] = {}
         profile = settings.profile
+        self.art = CardArt(project, profile)
         self.cmyk_icc = (str(profile.icc_path(project.root)) if profile is not None
                          and profile.cmyk else None)
         # what templates read as `press`: flat = no transparency (PDF/X-1a and X-3)
@@ -104,18 +113,29 @@ class CardComposer:
         key = ("front", group_index, card_index, bleed, tuple(sorted(steps.items())), name)
         if key not in self._faces:
             card = group.cards[card_index]
-            self._faces[key] = render_template(
-                self.env, card.template, card=card.data, deck=self.theme(group.deck),
-                face=face_geometry(group.size, bleed, self.settings.safe),
-                fit={"name": name, "steps": steps}, press=self.press)
+            face = face_geometry(group.size, bleed, self.settings.safe)
+            with markup.located(card.path, card.line, f"card {card.id} ({card.label})"), \
+                    markup.capture() as printed:
+                self._faces[key] = render_template(
+                    self.env, card.template, card=card.data, deck=self.theme(group.deck),
+                    face=face, fit={"name": name, "steps": steps}, press=self.press,
+                    art=card_picture(self.art, group.deck, card, face))
+            self._printed[self._faces[key]] = printed
         return self._faces[key]
 
-    def back(self, group: DeckGroup, group_index: int, bleed: float) -> str:
-        key = ("back", group_index, bleed)
+    def back(self, group: DeckGroup, group_index: int, bleed: float,
+             drifts: bool = False) -> str:
+        key = ("back", group_index, bleed, drifts)
         if key not in self._faces:
-            self._faces[key] = render_template(
-                self.env, group.deck.spec.back.template, deck=self.theme(group.deck),
-                face=face_geometry(group.size, bleed, self.settings.safe), press=self.press)
+            deck = group.deck
+            face = face_geometry(group.size, bleed, self.settings.safe, drifts)
+            with markup.located(deck.path, deck.line_of("back"),
+                                f"the back of deck '{deck.id}'"), \
+                    markup.capture() as printed:
+                self._faces[key] = render_template(
+                    self.env, deck.spec.back.template, deck=self.theme(deck), face=face,
+                    press=self.press, art=back_picture(self.art, deck, face))
+            self._printed[self._faces[key]] = printed
         return self._faces[key]
 
     def sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
@@ -143,17 +163,55 @@ class CardComposer:
                 "faces": faces, "bleed": imposition.bleed,
                 "marks": page.cut_marks, "fold": page.fold,
                 "note": _note(page, imposition) if page.note else None,
+                "credits": self._page_credits(group, group_index, page, fit)
+                if page.note else None,
                 "guides": _guides(page) if self.settings.guides else [],
             })
         return render_template(self.env, SHEET_TEMPLATE, pages=shown, title=self.title,
                                deck=self.theme(group.deck),
                                language=self.project.manifest.language)
 
+    def printed(self) -> markup.Printed:
+        """Every picture and icon on the faces composed so far."""
+        every = markup.Printed()
+        for printed in self._printed.values():
+            every.merge(printed)
+        return every
+
+    def _page_credits(self, group: DeckGroup, group_index: int, page: Page,
+                      fit: FitState) -> dict | None:
+        """The credits of the pictures and icons on a sheet (its fronts and their backs),
+        in the margin opposite the printing note; where they are too long for it, where
+        to find them."""
+        printed = markup.Printed()
+        for face in page.faces:
+            html = self.face(group, group_index, face, fit)
+            printed.merge(self._printed.get(html, markup.Printed()))
+            if face.side == "front":
+                back = self.back(group, group_index, 0.0)
+                printed.merge(self._printed.get(back, markup.Printed()))
+        if not printed:
+            return None
+        text = credits_line(printed, self.project.root)
+        note = _note(page, group.imposition)
+        box = page.note.box
+        length = box.height if page.note.rotated else box.width
+        if len(text) * 1.0 > length:   # Roboto Condensed 5 pt: about 1 mm a character
+            text = f"Credits for pictures and icons: {self.title_file}"
+        mirrored = Box(page.width - box.right, page.height - box.bottom, box.width,
+                       box.height)
+        if note["rotated"]:
+            cx, cy = mirrored.x + mirrored.width / 2, mirrored.y + mirrored.height / 2
+            strip = Box(cx - mirrored.height / 2, cy - mirrored.width / 2, mirrored.height,
+                        mirrored.width)
+            return {"text": text, "style": _box_style(strip), "rotated": True}
+        return {"text": text, "style": _box_style(mirrored), "rotated": False}
+
     def face(self, group: DeckGroup, group_index: int, face, fit: FitState) -> str:
         if face.side == "front":
             return self.front(group, group_index, face.card, face.bleed,
                               fit.of(group_index, face.card))
-        return self.back(group, group_index, face.bleed)
+        return self.back(group, group_index, face.bleed, face.drifts)
 
     def imposed_sheets(self, group: DeckGroup, group_index: int, pages: list[Page],
                        fit: FitState) -> tuple[str, tuple, Stylesheet]:
@@ -178,7 +236,10 @@ class CardComposer:
                     face_pages.append(_FACE_PAGE.format(
                         sheet=page.side, size=size, side=face.side, width=box.width,
                         height=box.height, html=inner, attrs=face_attributes(group, face)))
-                placed.append((found[key], box.x, box.y, box.width, box.height))
+                shown = face.shown_box
+                clip = None if shown == box else (shown.x, shown.y, shown.width,
+                                                  shown.height)
+                placed.append((found[key], box.x, box.y, box.width, box.height, clip))
             placements.append(tuple(placed))
         end = html.rfind("</body>")
         end = len(html) if end < 0 else end      # (a project's sheet template without it)
@@ -224,7 +285,7 @@ def _guides(page: Page) -> list[dict]:
     lines = []
     for face in page.faces:
         if face.bleed:
-            lines.append({"kind": "bleed", **_box_data(face.bleed_box.inset(0.1))})
+            lines.append({"kind": "bleed", **_box_data(face.shown_box.inset(0.1))})
         lines.append({"kind": "trim", **_box_data(face.trim)})
         lines.append({"kind": "safe", **_box_data(face.safe_box)})
     return lines

@@ -68,7 +68,7 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     """
     from printshop.output import write_atomic
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
     from printshop.roll.hirelings import hireling_tables, roll_hirelings
 
     project = Project.load(source)
@@ -104,7 +104,10 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     problems.raise_if_any()
     check_templates(project, groups)
     output = BuildOutput(Path("."))
-    with Renderer(processes=jobs) as renderer:
+    from printshop.products import markup
+
+    with Renderer(processes=jobs) as renderer, lost_words_fail_after(), \
+            markup.collecting(ctx.warn, project.manifest_path or project.root):
         ctx.renderer = renderer
         build_cards(ctx, output, stem, f"{deck.spec.title} (seed {seed})", groups, settings,
                     project)

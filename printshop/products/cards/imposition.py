@@ -29,6 +29,10 @@ MARK_GAP_MM = 1.0         # cut marks start this far from the cards...
 MARK_LENGTH_MM = 5.0      # ...and are at most this long
 MARK_EDGE_MM = 1.0        # and never closer than this to the paper's edge
 EPSILON = 1e-6            # float slack for "fits exactly" (3 × 88.9 mm in 267.4 mm)
+# A home duplex printer (or a hand folding a sheet) puts the backs 1-2 mm off their fronts'
+# cut lines: a back's colour and art run this far past them, where no other card is (the
+# outer edges of the grid), and its frames keep more than this inside the trim
+DRIFT_MM = 2.5
 
 Layout = Literal["home", "foldover", "printshop"]
 Flip = Literal["long", "short"]
@@ -132,10 +136,28 @@ class Face:
     side: Literal["front", "back"]
     trim: Box
     bleed: float = 0.0
+    # what of the bleed shows on the sheet (left, top, right, bottom, mm past the trim):
+    # None, all of it; a home sheet's backs show theirs only where no card is beside them
+    reach: tuple[float, float, float, float] | None = None
 
     @property
     def bleed_box(self) -> Box:
         return self.trim.inset(-self.bleed)
+
+    @property
+    def shown_box(self) -> Box:
+        """The part of the face drawn on the sheet."""
+        if self.reach is None:
+            return self.bleed_box
+        left, top, right, bottom = self.reach
+        return Box(self.trim.x - left, self.trim.y - top, self.trim.width + left + right,
+                   self.trim.height + top + bottom)
+
+    @property
+    def drifts(self) -> bool:
+        """A back printed by a home printer or folded by hand (it may land off its cut
+        lines): its frames keep clear of the edges."""
+        return self.reach is not None
 
     @property
     def safe_box(self) -> Box:
@@ -216,7 +238,7 @@ def impose_home(card_count: int, card_width: float, card_height: float, paper_wi
     for first in range(0, card_count, grid.capacity):
         cards = range(first, min(first + grid.capacity, card_count))
         fronts = [Face(card, "front", grid.slot(card - first)) for card in cards]
-        backs = [Face(face.card, "back", face.trim.mirrored(axis, about)) for face in fronts]
+        backs = drifting_backs(fronts, axis, about, Box(0, 0, width, height))
         pages.append(Page(width, height, "front", fronts, marks, note=note))
         pages.append(Page(width, height, "back", backs))
     return Imposition("home", width, height, landscape, grid.capacity, flip, axis,
@@ -266,10 +288,35 @@ def impose_foldover(card_count: int, card_width: float, card_height: float,
     for first in range(0, card_count, grid.capacity):
         cards = range(first, min(first + grid.capacity, card_count))
         fronts = [Face(card, "front", grid.slot(card - first)) for card in cards]
-        backs = [Face(face.card, "back", face.trim.mirrored(axis, about)) for face in fronts]
+        half = (Box(about, 0, width - about, height) if axis == "vertical"
+                else Box(0, about, width, height - about))
+        backs = drifting_backs(fronts, axis, about, half.inset(MARK_EDGE_MM))
         pages.append(Page(width, height, "both", fronts + backs, marks, fold=fold, note=note))
     return Imposition("foldover", width, height, landscape, grid.capacity, None, axis,
                       Box(margin, margin, width - 2 * margin, height - 2 * margin), pages)
+
+
+def drifting_backs(fronts: list[Face], axis: Axis, about: float, room: Box) -> list[Face]:
+    """The backs of `fronts`, mirrored about the line the sheet turns on, each running
+    DRIFT_MM past its cut lines on every side where no other back is beside it (and not
+    past `room`: the paper's edge, the fold)."""
+    trims = [face.trim.mirrored(axis, about) for face in fronts]
+
+    def neighbour(box: Box, dx: float, dy: float) -> bool:
+        probe = (box.x + box.width / 2 + dx * (box.width / 2 + 1),
+                 box.y + box.height / 2 + dy * (box.height / 2 + 1))
+        return any(other.x < probe[0] < other.right and other.y < probe[1] < other.bottom
+                   for other in trims if other is not box)
+
+    backs = []
+    for face, trim in zip(fronts, trims):
+        room_left, room_top = trim.x - room.x, trim.y - room.y
+        room_right, room_bottom = room.right - trim.right, room.bottom - trim.bottom
+        reach = tuple(0.0 if neighbour(trim, dx, dy) else max(0.0, min(DRIFT_MM, space))
+                      for (dx, dy), space in (((-1, 0), room_left), ((0, -1), room_top),
+                                              ((1, 0), room_right), ((0, 1), room_bottom)))
+        backs.append(Face(face.card, "back", trim, DRIFT_MM, reach))
+    return backs
 
 
 def impose_printshop(card_count: int, card_width: float, card_height: float,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from printshop.errors import PrintshopError
+from printshop.products.cards.art import COARSE
 from printshop.products.cards.imposition import Page, impose_printshop
 from printshop.output import BuildOutput
 from printshop.products import BuildContext
@@ -62,7 +64,7 @@ def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
                 groups: list[DeckGroup], settings: Settings, project) -> None:
     from printshop.render.pdf.merge import merge_pdfs   # pikepdf: not needed before the merge
 
-    composer = CardComposer(project, settings, title)
+    composer = CardComposer(project, settings, title, name)
     fit = FitState()
     profile = settings.profile
     bookmarks = profile is None or profile.bookmarks
@@ -85,11 +87,20 @@ def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
                 sizes = {(g.size.width, g.size.height) for g in file_groups}
                 trim = next(iter(sizes)) if settings.layout == "printshop" and \
                     len(sizes) == 1 else None
-                pdf = finish_for_profile(ctx, project, profile, pdf, trim, file_title,
-                                         file_name)
+                try:
+                    pdf = finish_for_profile(ctx, project, profile, pdf, trim, file_title,
+                                             file_name)
+                except PrintshopError as exc:
+                    # the pictures preflight finds too coarse, named at their cards
+                    coarse = [w for w in ctx.warnings if COARSE in w.message]
+                    raise PrintshopError(coarse + exc.problems) from None
             output.add(file_name, pdf)
     if "png" in settings.formats:
         output.add_tree(name, export_png(ctx, composer, groups, fit, settings, name))
+    printed = composer.printed()
+    if printed:   # beside the cards, whatever the layout (a card printer's pages have no
+        # margin to print them in): every picture and icon with its author and licence
+        output.add(f"{name}-credits.txt", credits_text(title, printed, project.root))
 
 
 def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitState,
@@ -119,6 +130,21 @@ def export_png(ctx, composer: CardComposer, groups: list[DeckGroup], fit: FitSta
                          else f"{group.deck.spec.code}-back.png")
             files[_file_safe(file_name)] = image
     return files
+
+
+def credits_text(title: str, printed, root) -> str:
+    from printshop.products.credits import icon_credits, picture_credits
+
+    lines = [f"{title}: credits", ""]
+    pictures = picture_credits(printed, root)
+    if pictures:
+        lines.append("Pictures")
+        lines += [f"  {credit.file}: {credit.line()}" for credit in pictures]
+    for group in icon_credits(printed, root):
+        lines.append(f"Icons ({', '.join(p for p in (group['source'], group['licence']) if p)})")
+        lines.append(f"  by {', '.join(group['authors']) or 'uncredited'}: "
+                     f"{', '.join(group['names'])}")
+    return "\n".join(lines) + "\n"
 
 
 def _file_safe(name: str) -> str:

@@ -86,7 +86,7 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
     if not cover:
         extra["cover"] = False
     from printshop.products.characters.pregens import Pregens
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
 
     options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
     name = f"characters-{options.seed.replace(':', '-')}"
@@ -104,12 +104,16 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
                           large_ok=large_ok)
         ctx = BuildContext(project=project, progress=progress, uncompressed=uncompressed,
                            renderer=renderer)
-        product.check(ctx)
-        if fmt == "json":
-            data = product.json(ctx).encode("utf-8")
-        elif fmt == "html":
-            data = product.html(ctx).encode("utf-8")
-        else:
-            data = product.pdf(ctx)
+        from printshop.products import markup
+
+        with markup.collecting(ctx.warn, project.manifest_path or project.root):
+            product.check(ctx)
+            if fmt == "json":
+                data = product.json(ctx).encode("utf-8")
+            elif fmt == "html":
+                data = product.html(ctx).encode("utf-8")
+            else:
+                with lost_words_fail_after():
+                    data = product.pdf(ctx)
     return RolledPack(data=data, seed=options.seed, count=options.count, default_name=name,
                       pages=getattr(product, "pages", 0), warnings=ctx.warnings)

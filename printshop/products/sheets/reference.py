@@ -32,6 +32,7 @@ from printshop.products import BuildContext, Product
 from printshop.products.common import (base_url, build_date, check_stylesheets,
                                        jinja_environment, stylesheet, warn_missing_glyphs)
 from printshop.products.sheets.layout import Place, card_pages, layout_pages
+from printshop.products import markup
 from printshop.render.jinja import _template_frame, render_template
 from printshop.render.pdf.merge import merge_pdfs
 from printshop.render.job_warnings import collect_warnings
@@ -221,7 +222,9 @@ class Reference(Product):
             context = dict(common, pages=view)
         name = self._template_of(sheet)
         try:
-            html = render_template(env, name, **context)
+            # a field's problem is the sheet file's; the footer credits what it printed
+            with markup.located(sheet.path), markup.capture():
+                html = render_template(env, name, **context)
             warn_missing_glyphs(ctx, html, str(sheet.path))
         except UnknownTable as exc:
             where, line = _template_frame(exc, env)

@@ -25,8 +25,10 @@ MM_TO_PT = 72 / 25.4
 
 def place_faces(pdf: bytes, sheets: tuple, uncompressed: bool = False) -> bytes:
     """`pdf`: the sheets' pages, then the face pages; `sheets`: for each sheet, its faces
-    as (face page index, x, y, width, height), mm from the sheet's top left corner (its
-    trim box's, when it has bleed). The sheets alone, each with its faces drawn on it."""
+    as (face page index, x, y, width, height[, clip]), mm from the sheet's top left corner
+    (its trim box's, when it has bleed); `clip` (x, y, width, height), when given, is the
+    part of the sheet the face may draw on. The sheets alone, each with its faces drawn on
+    it."""
     import pikepdf
 
     doc = pikepdf.open(io.BytesIO(pdf))
@@ -43,11 +45,18 @@ def place_faces(pdf: bytes, sheets: tuple, uncompressed: bool = False) -> bytes:
         left, top = _origin(sheet)
         xobjects = own_xobjects(sheet)
         ops = []
-        for slot, (face, x, y, _, height) in enumerate(placed):
+        for slot, (face, x, y, _, height, *clip) in enumerate(placed):
             name = f"/PsFace{slot}"
             xobjects[name] = forms[face]
             dx, dy = left + x * MM_TO_PT, top - (y + height) * MM_TO_PT
-            ops.append(b"q 1 0 0 1 %s %s cm %s Do Q" % (_num(dx), _num(dy), name.encode()))
+            cut = b""
+            if clip and clip[0] is not None:   # only this part of the face shows
+                cx, cy, cw, ch = clip[0]
+                cut = b"%s %s %s %s re W n " % (
+                    _num(left + cx * MM_TO_PT), _num(top - (cy + ch) * MM_TO_PT),
+                    _num(cw * MM_TO_PT), _num(ch * MM_TO_PT))
+            ops.append(b"q %s1 0 0 1 %s %s cm %s Do Q" % (cut, _num(dx), _num(dy),
+                                                         name.encode()))
             moved.setdefault(face, (number, dx, dy))
             _move_annotations(doc, faces[face], sheet, dx, dy)
         if ops:   # under what the sheet draws itself (its marks, guides and note)

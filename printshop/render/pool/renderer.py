@@ -4,6 +4,8 @@ carried along with the next batch (`also`), every failure turned into a Printsho
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import threading
 
 from printshop import deps
@@ -150,7 +152,7 @@ class Renderer:
 
         def finished(index: int, result: RenderResult) -> None:
             deps.merge(result.read)
-            if result.refused or result.lost:
+            if result.refused or _failing_lost(result):
                 refused.extend(result.refused + result.lost)
                 feed.queue = _EMPTY   # nothing more: the build fails with what was refused
             if not refused:
@@ -176,10 +178,52 @@ class Renderer:
             raise _failure(jobs[failed.index], failed) from None
         for result in results:
             deps.merge(result.read)
-        refused = [p for r in results for p in r.refused + r.lost]
+        refused = [p for r in results for p in r.refused]
+        refused += [p for r in results if _failing_lost(r) for p in r.lost]
         if refused:
             raise PrintshopError(_unique(refused))
         return results
+
+
+# Words missing from a render's pages (RenderResult.lost) are kept here while a product
+# builds, and fail it once its build is over: a product's own account of the same trouble
+# ("the text of card X does not fit", "the sheet of #7 overflows") comes first.
+_LOST_WORDS: contextvars.ContextVar[list | None] = contextvars.ContextVar(
+    "printshop_lost_words", default=None)
+
+
+@contextlib.contextmanager
+def deferring_lost_words():
+    """Collects the lost words of every render inside; without it a render fails at once."""
+    found: list[Problem] = []
+    token = _LOST_WORDS.set(found)
+    try:
+        yield found
+    finally:
+        _LOST_WORDS.reset(token)
+
+
+@contextlib.contextmanager
+def lost_words_fail_after():
+    """The words lost in the renders inside fail it once it is over (when nothing else
+    did): a product's build, a rolled pack."""
+    with deferring_lost_words() as lost:
+        yield
+    if lost:
+        from printshop.errors import unique_sorted
+
+        raise PrintshopError(unique_sorted(lost))
+
+
+def _failing_lost(result: RenderResult) -> bool:
+    """Whether `result`'s lost words fail the render now (else they are kept for later)."""
+    if not result.lost:
+        return False
+    kept = _LOST_WORDS.get()
+    if kept is None:
+        return True
+    kept.extend(result.lost)
+    return False
 
 
 def _failure(job: RenderJob, failed: TaskFailed) -> Exception:

@@ -16,7 +16,7 @@ from printshop.source.markdown.slugs import readable_name
 
 _DIRECTIVE_RE = re.compile(
     r"^::([a-z][a-z0-9-]*)\[([^\]\n]*)\](?:\{([^}\n]*)\})?[ \t]*$")
-_ATTR_RE = re.compile(r'([a-z][a-z0-9_-]*)="([^"]*)"')
+_ATTR_RE = re.compile(r'([a-z][a-z0-9_-]*)=(?:"([^"]*)"|([^\s"}]+))')   # key="v" or key=v
 _INFO_RE = re.compile(r"^\s*(?:\{([^}]*)\}|([\w-]+))?\s*(?:\[([^\]]*)\])?\s*(?:\{[^}]*\})?\s*(.*)$")
 LABELS = {"optional": "Optional rule", "example": "Example", "tip": "Tip", "info": "Info",
           "warning": "Warning", "caution": "Caution", "danger": "Danger",
@@ -72,7 +72,9 @@ def _render(tokens, idx, escape) -> str:
     return f'<{tag} class="box {css_kind}"{line}>\n{heading}'
 
 
-_FIRST_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*)(?=[\s>/])")
+# the first start tag (its attributes end before `>`; the line goes last, so that the tag
+# starts as the template wrote it)
+_FIRST_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*(?:\s[^<>]*?)?)(?=/?>)")
 
 
 def _directive_rule(state, start_line, end_line, silent):
@@ -91,7 +93,8 @@ def _directive_rule(state, start_line, end_line, silent):
     token = state.push("directive", "", 0)
     token.map = [start_line, start_line + 1]
     token.meta = {"name": match[1], "argument": match[2].strip(),
-                  "attrs": dict(_ATTR_RE.findall(match[3] or ""))}
+                  "attrs": {key: quoted or bare for key, quoted, bare
+                            in _ATTR_RE.findall(match[3] or "")}}
     token.content = line
     state.line = start_line + 1
     return True

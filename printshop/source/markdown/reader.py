@@ -36,6 +36,7 @@ from printshop.source.markdown.chapters import (Chapter, book_title, promote_fir
                                                 reading_keys, split_chapters)
 from printshop.source.markdown.frontmatter import FrontMatter, split_front_matter
 from printshop.source.markdown.links import Heading, Links, SourceFile
+from printshop.source.icons import UnknownIcon, icon_set, use_icons
 from printshop.source.markdown.slugs import Slugger, unique_id
 from printshop.source.yamlfile import read_text
 
@@ -77,12 +78,14 @@ def build_parser(html: str = "escaped") -> MarkdownIt:
     wikilinks.use(md)
     rawhtml.use(md, html)
     widetables.use(md)
+    use_icons(md)
     # Links are checked (and reported) by the reader, not silently dropped by the parser.
     md.validateLink = lambda url: True
     md.add_render_rule("xref", _render_xref)
     md.add_render_rule("link_open", _render_link_open)
     md.add_render_rule("link_close", _render_link_close)
     md.add_render_rule("missing_image", _render_missing_image)
+    md.add_render_rule("icon", _render_icon)
     for kind in ("paragraph_open", "table_open", "bullet_list_open", "ordered_list_open",
                  "blockquote_open", "heading_open", "fence", "code_block", "hr", "dl_open"):
         md.add_render_rule(kind, _with_line(md.renderer.rules.get(kind)))
@@ -145,6 +148,23 @@ def _render_xref(self, tokens, idx, options, env):
     return rawhtml.escape(meta["label"] or shown)
 
 
+def _render_icon(self, tokens, idx, options, env):
+    """`:icon[NAME]`, checked by the reader (an unknown one warned about there)."""
+    meta = tokens[idx].meta
+    icons = env.get("icons")
+    icon = meta.get("icon")
+    if icons is None or icon is None:
+        return f'<span class="missing-icon">[{rawhtml.escape(meta["name"])}?]</span>'
+    colour = meta["attrs"].get("colour") or meta["attrs"].get("color")
+    colours = env.get("colours")
+    try:
+        colour = colours(colour) if colour and colours else colour
+    except Exception:  # noqa: BLE001 - an unknown colour: the ink (warned when read)
+        colour = None
+    return str(icons.html(icon, colour or env.get("ink", "#000000"),
+                          meta["attrs"].get("size", "1.15em")))
+
+
 def _render_missing_image(self, tokens, idx, options, env):
     src = tokens[idx].meta["src"]
     return (f'<span class="missing-image" role="img">Missing image: '
@@ -171,6 +191,13 @@ class MarkdownReader:
         self.md = build_parser(self.html)
         self.directive_check = directive_check or (lambda *a: None)
         self.links: Links | None = None
+        self.icons = icon_set(root)
+        # what the chapters print that needs a credit, first use first: name → file
+        self.pictures: dict[str, Path] = {}
+        self.printed_icons: dict[str, Path] = {}
+        # icons are drawn in the ink, or a palette colour they name (set by the product)
+        self.colours = None
+        self.ink = "#000000"
 
     def read(self, files: list[Path], problems: Problems) -> Manuscript:
         parsed: list[tuple[SourceFile, FrontMatter, list[Token]]] = []
@@ -213,7 +240,8 @@ class MarkdownReader:
                edition: str = "print") -> str:
         source = chapter.source
         env = {"file_headings": source.headings if source else [], "edition": edition,
-               "block_ids": source.block_ids if source else {}, "lines": True}
+               "block_ids": source.block_ids if source else {}, "lines": True,
+               "icons": self.icons, "colours": self.colours, "ink": self.ink}
         if self.html != "sanitized":
             env["directive_renderer"] = directive_renderer
             return self.md.renderer.render(chapter.tokens, self.md.options, env)
@@ -335,6 +363,15 @@ class MarkdownReader:
                         missing = _MISSING_FILE_RE.search(problem)
                         key = f"file {missing[1]}" if missing else problem
                         dangling.setdefault(key, []).append((line, problem))
+                elif child.type == "icon":
+                    line = base_line + _line_of(block.content, [":icon[" + child.meta["name"]],
+                                                cursor)
+                    try:
+                        child.meta["icon"] = self.icons.find(child.meta["name"])
+                        self.printed_icons.setdefault(child.meta["name"],
+                                                      child.meta["icon"].path)
+                    except UnknownIcon as exc:
+                        self.warnings.add(path, f"{exc}; a placeholder prints instead", line)
                 elif child.type == "image":
                     src = child.attrGet("src") or ""
                     embed = (child.meta or {}).get("embed")
@@ -343,6 +380,9 @@ class MarkdownReader:
                     uri, problem = self.links.image(source, src, embed=bool(embed))
                     if uri:
                         child.attrSet("src", uri)
+                        if uri.startswith("file://"):
+                            picture = Path(unquote(uri[len("file://"):]))
+                            self.pictures.setdefault(_shown(picture, self.root), picture)
                     else:
                         block.children[i] = Token("missing_image", "", 0,
                                                   meta={"src": src})
@@ -360,6 +400,13 @@ class MarkdownReader:
             also = f" (also line{'s' if len(lines) > 2 else ''} " \
                    f"{', '.join(map(str, lines[1:]))})" if len(lines) > 1 else ""
             self.warnings.add(path, message + also, lines[0])
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.name
 
 
 def _line_of(content: str, needles: list[str], cursor: list[int]) -> int:
