@@ -128,3 +128,13 @@ def test_a_title_page_running_onto_a_second_page_is_reported():
     assert cover.kind == "cover" and cover.page == 1
     assert "2 pages" in cover.describe()
     assert not find_flow(lay_out('<section class="title-page"><p>HAMMERCRAWL!</p></section>'))
+
+
+def test_room_left_before_a_new_section_kept_with_its_heading_is_not_a_hole():
+    """The same box under a heading of its own: the heading goes with it, leaving the same
+    room, which a layout artist leaves before a new section (up to half a page)."""
+    box = '<div class="box">' + lines(14, "Boxed") + "</div>"
+    book = chapter("Playing", lines(30) + "<h2>Encounters</h2>" + box + lines(30, "More"))
+    document = lay_out(book, "h2 { break-after: avoid; }")
+    assert column(document, "h2", "Encounters") == (2, 2)
+    assert not [f for f in find_flow(document) if f.kind == "hole"]

@@ -67,7 +67,7 @@ class _Region:
     of: int = 1            # how many columns the flow has (a page may lay out fewer)
     last_of_segment: bool = True   # no part of the flow spanning the columns below it
     bottom: float = 0.0    # where its content ends (set by _measure)
-    rows: list = None      # distinct line tops, with their bottoms
+    rows: list | None = None   # (top, bottom) of each row of text, once (by _measure)
 
 
 def find_flow(document, first_page: int = 1) -> list[FlowFinding]:
@@ -276,19 +276,21 @@ def _next_region(later_columns, number, element, pages):
 
 
 def _top_blocks(region) -> list:
-    """The outermost blocks of what flows through the region: a column's children, or
-    those of the flow's body (its last child, when that holds the rest)."""
+    """The outermost blocks of what flows through the region: a column's children, or,
+    down through the flow's section and body, the blocks of a flow without columns."""
     if region.column:
         return list(region.boxes[0].children or ())
     boxes = list(region.boxes)
-    while len(boxes) == 1 or (boxes and getattr(boxes[-1], "children", None) and
-                              boxes[-1].element_tag in ("section", "nav", "div") and
-                              len(boxes) <= 2 and boxes[-1] is not boxes[0]):
-        inner = list(getattr(boxes[-1], "children", None) or ())
-        if not inner or type(inner[0]).__name__ == "LineBox":
-            break
-        boxes = inner
+    while boxes and _wrapper(boxes[-1]):
+        boxes = list(boxes[-1].children or ())
     return boxes
+
+
+def _wrapper(box) -> bool:
+    element = getattr(box, "element", None)
+    classes = (element.get("class") or "").split() if hasattr(element, "get") else []
+    return getattr(box, "element_tag", None) in ("section", "nav") or \
+        "chapter-body" in classes
 
 
 def _first_element(region):
@@ -371,8 +373,7 @@ def _holes(number, element, name, source, regions, top, height, pages) -> list[F
             first = _first_element(following) if following is not None else None
             if first is not None and _rank(first) is not None and room <= HOLE_BEFORE_HEADING:
                 continue   # a new section starts on the next column, its heading kept whole
-            if room > HOLE:
-                what = f"column {region.column}" if region.column and region.of > 1 \
-                    else "the page"
-                found.append(FlowFinding("hole", number, name, source, None, what, room))
+            what = f"column {region.column}" if region.column and region.of > 1 \
+                else "the page"
+            found.append(FlowFinding("hole", number, name, source, None, what, room))
     return found
