@@ -131,10 +131,15 @@ def test_a_title_page_running_onto_a_second_page_is_reported():
 
 
 def test_room_left_before_a_new_section_kept_with_its_heading_is_not_a_hole():
-    """The same box under a heading of its own: the heading goes with it, leaving the same
-    room, which a layout artist leaves before a new section (up to half a page)."""
-    box = '<div class="box">' + lines(14, "Boxed") + "</div>"
+    """A box under a heading of its own: the heading goes with it into the next column,
+    leaving room a layout artist leaves before a new section (up to half a page)."""
+    box = '<div class="box">' + lines(11, "Boxed") + "</div>"
     book = chapter("Playing", lines(30) + "<h2>Encounters</h2>" + box + lines(30, "More"))
     document = lay_out(book, "h2 { break-after: avoid; }")
     assert column(document, "h2", "Encounters") == (2, 2)
     assert not [f for f in find_flow(document) if f.kind == "hole"]
+    # the same room before the box without its heading is a hole
+    alone = lay_out(chapter("Playing", lines(30) + "<p>Encounters</p>" + box +
+                            lines(30, "More")))
+    assert [(f.page, f.what) for f in find_flow(alone) if f.kind == "hole"] == \
+        [(2, "column 1")]
