@@ -115,7 +115,7 @@ def test_a_column_stopping_short_mid_chapter_is_a_hole():
     hole, = [f for f in find_flow(lay_out(book)) if f.kind == "hole"]
     assert (hole.page, hole.what, hole.flow) == (2, "column 1", "Playing")
     assert 1 / 3 < hole.fill < 0.6
-    assert hole.describe().startswith('page 2: column 1 of "Playing" stops')
+    assert hole.describe().startswith('page 2: column 1 stops') and '"Playing"' in hole.describe()
     # the same box allowed to break leaves no hole
     assert not [f for f in find_flow(lay_out(book, ".box { break-inside: auto; }"))
                 if f.kind == "hole"]

@@ -245,8 +245,20 @@ def fillable_sheet_link(ctx: BuildContext, project, paper: str) -> dict:
     import base64
 
     sheet_paper = _book_sheet_paper(paper)
-    pdf = ctx.shared.make(("blank-sheet", "fillable", sheet_paper), lambda: blank_sheet_product(
-        project).render(ctx, [sheet_paper], fillable=True)[sheet_paper])
+
+    def render() -> bytes:
+        product = blank_sheet_product(project)
+        if ctx.renderer is not None:
+            return product.render(ctx, [sheet_paper], fillable=True)[sheet_paper]
+        from dataclasses import replace
+
+        from printshop.render.pool.renderer import Renderer
+
+        with Renderer(processes=1) as renderer:   # (a book composed outside a build)
+            return product.render(replace(ctx, renderer=renderer), [sheet_paper],
+                                  fillable=True)[sheet_paper]
+
+    pdf = ctx.shared.make(("blank-sheet", "fillable", sheet_paper), render)
     return {"title": BOOK_SHEET_TITLE, "paper": PAPER_NAMES[sheet_paper],
             "file": f"character-sheet-{sheet_paper}.pdf",
             "href": "data:application/pdf;base64," + base64.b64encode(pdf).decode("ascii")}

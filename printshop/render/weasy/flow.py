@@ -52,9 +52,8 @@ class FlowFinding:
         if self.kind == "near-empty":
             return (f"page {self.page}: \"{self.flow}\" ends on a page of {self.what} "
                     f"({self.fill:.0%} of the page)")
-        return (f"page {self.page}: {self.what} of \"{self.flow}\" stops "
-                f"{self.fill:.0%} of the page short of its foot (what follows did not fit "
-                "there)")
+        return (f"page {self.page}: {self.what} stops {self.fill:.0%} of the page short "
+                f"of its foot in \"{self.flow}\" (what follows did not fit there)")
 
 
 @dataclass
