@@ -66,12 +66,12 @@ def _quote(value: str) -> str:
 
 def source_flag(root: Path, cwd: Path | None = None) -> str | None:
     """The project folder `root` as `--source` takes it from `cwd` (default: the working
-    folder), or None when it is the folder printshop reads without `--source` (./rules-src
-    if it exists, else .)."""
+    folder), or None when it is the project printshop finds there by itself (as
+    cli/options.locate_project looks: printshop.yaml here or in rules-src/, then in the
+    folders above)."""
     here = (cwd or Path.cwd()).resolve()
     root = _rules_folder(Path(root).resolve())
-    default = here / _RULES_FOLDER if (here / _RULES_FOLDER).is_dir() else here
-    if root == _rules_folder(default.resolve()):
+    if root == _found_from(here):
         return None
     try:
         relative = os.path.relpath(root, here)
@@ -79,6 +79,14 @@ def source_flag(root: Path, cwd: Path | None = None) -> str | None:
         return root.as_posix()
     relative = Path(relative).as_posix()
     return relative if len(relative) <= len(root.as_posix()) else root.as_posix()
+
+
+def _found_from(here: Path) -> Path:
+    for folder in (here, *here.parents):
+        for project in (folder, folder / _RULES_FOLDER):
+            if (project / _MANIFEST).is_file():
+                return project
+    return here
 
 
 def _rules_folder(folder: Path) -> Path:

@@ -152,7 +152,7 @@ def test_roll_hirelings_refuses_a_tier_that_does_not_exist(tmp_path):
     result = run_cli("roll", "hirelings", "--tier", "9", "--seed", "inn", "--out", out,
                      "--source", RULES_SRC)
     assert result.exit_code == 2
-    assert "--tier: no tier 9" in result.output and "0, 1, 2, 3, 4, 5" in result.output
+    assert "--tier: error: no tier 9" in result.output and "0, 1, 2, 3, 4, 5" in result.output
     assert not out.exists()
 
 

@@ -209,7 +209,7 @@ def test_progress_is_reported_for_slow_packs(monkeypatch):
     monkeypatch.setattr(pregens, "PROGRESS_AFTER_S", 0.0)
     said = []
     roll(count=2, progress=said.append)
-    assert any("2/2 sheets rendered" in line for line in said)
+    assert said[-1].startswith("characters: rendering: 2/2 sheets (")
 
 
 def test_html_edition_is_one_self_contained_file():
@@ -249,17 +249,17 @@ def cli_fails(tmp_path, *args, source=RULES_SRC):
 @pytest.mark.parametrize("count", ["0", "-4"])
 def test_count_below_one(tmp_path, count):
     output = cli_fails(tmp_path, "--count", count)
-    assert f"--count: must be at least 1 (got {count})" in output
+    assert f"--count: error: must be at least 1 (got {count})" in output
 
 
 def test_a_huge_count_needs_yes(tmp_path):
     output = cli_fails(tmp_path, "--count", "10001")
-    assert "--count: 10,001 characters is more than 10,000" in output and "--yes" in output
+    assert "--count: error: 10,001 characters is more than 10,000" in output and "--yes" in output
 
 
 def test_unknown_class(tmp_path):
     output = cli_fails(tmp_path, "--count", "2", "--class", "fighter,necromancer")
-    assert "--class: no class 'necromancer'" in output and "human-fighter" in output
+    assert "--class: error: no class 'necromancer'" in output and "human-fighter" in output
 
 
 def test_empty_skills_table(tmp_path, project_copy):
@@ -277,7 +277,7 @@ def test_malformed_skills_table(tmp_path, project_copy):
     path.write_text(text)
     output = cli_fails(tmp_path, "--count", "2", source=project_copy)
     line = next(n for n, row in enumerate(text.splitlines(), 1) if "SMARTS" in row)
-    assert f"tables/skills.yaml:{line}: stat 'SMARTS' is not one of STR, DEX, CON" in output
+    assert f"tables/skills.yaml:{line}: error: stat 'SMARTS' is not one of STR, DEX, CON" in output
 
 
 def test_a_skills_table_too_short_for_int_18(tmp_path, project_copy):
@@ -295,7 +295,7 @@ def test_a_kit_naming_armour_the_guide_does_not_have(tmp_path, project_copy):
     path.write_text(text)
     line = next(n for n, row in enumerate(text.splitlines(), 1) if "Mithril" in row)
     output = cli_fails(tmp_path, "--count", "2", source=project_copy)
-    assert f"kit-human-fighter.yaml:{line}: armour 'Mithril' is not in tables/armour.yaml" \
+    assert f"kit-human-fighter.yaml:{line}: error: armour 'Mithril' is not in tables/armour.yaml" \
         in output
 
 
@@ -323,4 +323,4 @@ def test_first_starts_the_pack_at_character_n(tmp_path):
     assert "test-pack #3" in reader.pages[2].extract_text()
     result = run_cli("roll", "characters", "--seed", "x", "--first", "0", "--format", "json",
                      "--out", "-")
-    assert result.exit_code == 2 and "--first: must be at least 1" in result.output
+    assert result.exit_code == 2 and "--first: error: must be at least 1" in result.output

@@ -67,7 +67,7 @@ def test_new_fills_an_empty_folder(tmp_path):
 def test_new_has_help_with_examples():
     result = run_cli("new", "--help")
     assert result.exit_code == 0
-    assert "Examples:" in result.output and "printshop new my-game" in result.output
+    assert "Examples" in result.output and "printshop new my-game" in result.output
     assert "printshop new my-game" in run_cli("--help").output
 
 
@@ -76,5 +76,5 @@ def test_new_in_the_current_empty_folder(tmp_path):
     result = run_cli("new", ".", cwd=tmp_path / "here")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "here").iterdir()) == [
-        "README.md", "decks", "guide", "printshop.yaml", "sheets", "tables"]
+        "README.md", "decks", "guide", "palette.yaml", "printshop.yaml", "sheets", "tables"]
     assert 'title: "Here"' in (tmp_path / "here" / "printshop.yaml").read_text()

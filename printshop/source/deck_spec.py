@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from printshop.source.card_sizes import CardSize
 from printshop.source.schema import Strict
@@ -32,6 +32,11 @@ class DeckBack(Strict):
     emblem: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
     template: str = "cards/back.html.j2"
     image: str | None = None   # the whole back is this picture (relative to the project)
+
+    @field_validator("emblem", mode="before")
+    @classmethod
+    def _any_case(cls, value):   # emblem files are named in lower case: Torch is torch
+        return value.lower() if isinstance(value, str) else value
 
 
 class DeckArt(Strict):
@@ -143,7 +148,7 @@ class Deck:
 
     def theme(self, colours) -> dict:
         """What templates read as `deck`, its colours written for `colours` (a
-        printshop.palette.Colours: sRGB, or DeviceCMYK for the press)."""
+        printshop.source.palette.Colours: sRGB, or DeviceCMYK for the press)."""
         spec = self.spec
         return {"id": self.id, "title": spec.title, "code": spec.code,
                 "description": spec.description, "colour": colours(spec.colour),
@@ -161,7 +166,7 @@ class Deck:
 
     def colour_problems(self, colours) -> list[tuple[str, int]]:
         """(message, line) for each deck colour `colours` cannot print."""
-        from printshop.palette import UnknownColour
+        from printshop.source.palette import UnknownColour
 
         out = []
         for key in self.COLOUR_FIELDS:

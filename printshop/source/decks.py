@@ -19,6 +19,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from printshop.source.card_sizes import load_card_sizes, unknown_size_message
+from printshop.source.choices import fold_case
 from printshop.dice import parse_dice
 from printshop.errors import PrintshopError, Problems
 from printshop.safepath import UnsafePath, resolve_inside
@@ -39,17 +40,18 @@ def deck_ids(project) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
 
 
-def load_deck(project, deck_id: str, where: tuple[Path | str, int | None] | None = None
-              ) -> Deck:
-    """The deck `decks/DECK_ID.yaml`, checked, with its cards dealt."""
+def load_deck(project, deck_id: str, where: tuple | None = None) -> Deck:
+    """The deck `decks/DECK_ID.yaml`, checked, with its cards dealt. `where` names who asked
+    for it: (file, line) or (file, line, column)."""
     path = project.root / DECKS_FOLDER / f"{deck_id}.yaml"
     if not TABLE_ID_RE.match(deck_id) or not path.is_file():
         known = deck_ids(project)
         close = difflib.get_close_matches(deck_id, known, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
-        place, line = where or (project.root, None)
+        place, line, column = (tuple(where) + (None,))[:3] if where else (project.root, None,
+                                                                            None)
         raise PrintshopError.at(place, f"no deck '{deck_id}' in {DECKS_FOLDER}/{hint}; "
-                                f"decks: {', '.join(known) or 'none'}", line)
+                                f"decks: {', '.join(known) or 'none'}", line, column)
     doc = load_yaml(path, keep_going=True)
     if not isinstance(doc.data, dict):
         raise PrintshopError.at(path, "a deck file is a mapping (title, code, back, cards …)",
@@ -57,7 +59,7 @@ def load_deck(project, deck_id: str, where: tuple[Path | str, int | None] | None
     spec = validate(doc, DeckSpec)
     problems = Problems()
     sizes = load_card_sizes(project.root)
-    size = sizes.get(spec.size)
+    size = sizes.get(fold_case(spec.size, sizes))   # Poker is poker
     if size is None:
         pos = doc.pos(("size",))
         problems.add(path, f"size: {unknown_size_message(spec.size, sizes)}", pos.line,

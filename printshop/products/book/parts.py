@@ -140,11 +140,13 @@ def placed(parts: list[Part], results: list[RenderResult]
     return firsts, pages, strings
 
 
-def render_longest_first(ctx, jobs: list[RenderJob]) -> list[RenderResult]:
+def render_longest_first(ctx, jobs: list[RenderJob], counter=None) -> list[RenderResult]:
     """The jobs' results in order, the longest parts handed to the workers first: a long
     chapter started last would keep one core busy while the other idles."""
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
-    results = ctx.renderer.render([jobs[i] for i in order])
+    told = {"on_done": lambda *_: counter.update(step=1)} if counter and counter.progress \
+        else {}
+    results = ctx.renderer.render([jobs[i] for i in order], **told)
     out: list = [None] * len(jobs)
     for i, result in zip(order, results):
         out[i] = result
@@ -172,6 +174,9 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
         return (firsts[index], strings[index],
                 {n: numbers.get(n) for n in parts[index].links})
 
+    from printshop.products.book.first_pass import _name
+    from printshop.progress import Counter
+
     todo = list(range(len(parts)))
     if fitting is not None and len(firsts) == len(parts):
         for index in fitting.start(parts, firsts, numbers):
@@ -182,7 +187,9 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
         rounds += 1
         jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings, kept)
         kept = None   # (each kept layout is finished once)
-        for index, result in zip(todo, render_longest_first(ctx, jobs)):
+        counter = Counter(ctx.progress, f"{_name(job)}: setting the pages", len(todo),
+                          "parts")
+        for index, result in zip(todo, render_longest_first(ctx, jobs, counter)):
             results[index] = result
             used[index] = uses(index)
         firsts, numbers, strings = placed(parts, results)

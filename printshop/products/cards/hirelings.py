@@ -59,7 +59,8 @@ class _RollProduct(Product):
 def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fmt: str,
                        out: Path | None, paper: str | None, card_options: dict,
                        deck_id: str = "hirelings", jobs: int | None = None, progress=None,
-                       strict: bool = False, first: int = 1
+                       strict: bool = False, first: int = 1,
+                       out_dir: Path = Path("build")
                        ) -> tuple[list[Path], list, list[Problem]]:
     """Roll `count` hirelings and write them as a PDF, JSON or a folder of PNGs.
 
@@ -68,7 +69,7 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     """
     from printshop.output import write_atomic
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
+    from printshop.render.renderer import Renderer, lost_words_fail_after
     from printshop.roll.hirelings import hireling_tables, roll_hirelings
 
     project = Project.load(source)
@@ -85,7 +86,7 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     stem = f"hirelings-{seed}" + (f"-tier{tier}" if tier is not None else "") + \
         (f"-{first}" if first != 1 else "")
     if fmt == "json":
-        target = out or Path("build") / f"{stem}.json"
+        target = out or out_dir / f"{stem}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         return [write_atomic(target, hirelings_json(hirelings).encode("utf-8"))], hirelings, []
     options = CardsOptions(kind="cards", decks=[deck_id], seed=seed, count=count,
@@ -116,11 +117,11 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
                                       w.line, w.column) for w in ctx.warnings])
     written = []
     if fmt == "pdf":
-        target = out or Path("build") / f"{stem}.pdf"
+        target = out or out_dir / f"{stem}.pdf"
         target.parent.mkdir(parents=True, exist_ok=True)
         written.append(write_atomic(target, output.files[f"{stem}.pdf"]))
     else:
-        folder = out or Path("build") / stem
+        folder = out or out_dir / stem
         images = BuildOutput(folder)
         for name, data in output.files.items():
             images.add(name.split("/", 1)[1], data)

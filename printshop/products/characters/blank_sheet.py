@@ -16,7 +16,7 @@ from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
-                                       page_size_css, stylesheet)
+                                       page_size_css, stylesheet, template_problem)
 from printshop.render.jinja import render_template
 from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
@@ -38,10 +38,11 @@ ATTACK_BOXES = (("Melee attack", "melee-attack"), ("Melee damage", "melee-damage
 
 class BlankSheetOptions(Strict):
     kind: Literal["blank-sheet"]
-    papers: list[Literal["letter", "a4"]] = ["letter", "a4"]
+    papers: list[Literal["letter", "a4"]] = ["letter", "a4"]   # one PDF for each
     fillable: bool = True             # form fields; false: boxes and lines for a pencil only
-    title: str = "Character Sheet"
-    template: str = "blank-sheet.html.j2"
+    title: str = "Character Sheet"    # the PDF's title
+    template: str = "blank-sheet.html.j2"   # the sheet's Jinja template (templates/ first)
+    # templates/css/ first
     stylesheets: list[str] = ["css/fonts.css", "css/pregens.css", "css/blank-sheet.css"]
 
 
@@ -64,9 +65,7 @@ class BlankSheet(Product):
         try:
             env.get_template(self.options.template)
         except Exception as exc:
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, self.options.template, exc) from None
+            raise template_problem(env, self.options.template, exc) from None
         check_stylesheets(ctx, self.project, list(self.options.stylesheets))
 
     def sheet_info(self, paper: str, fillable: bool, footer: str | None = None) -> dict:

@@ -4,7 +4,7 @@ per table, the whole kit in table order, and `kit.json` saying which sheet went 
 The characters are one pregen pack (`products/characters/pregens.py`) numbered across the kit: character
 n is rolled from the seed and n alone, so it is the same in a kit of any size. Every sheet is
 rendered once (one job per seat, on every core) and its pages are reused in the table's PDF
-and in the whole kit; so are the player reference and the includes (`products/includes.py`).
+and in the whole kit; so are the player reference and the includes (includes.py).
 Every part of an envelope starts on a new leaf: a blank page follows a part with an odd
 number of pages, so the file prints double-sided.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -24,8 +23,10 @@ from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import base_url, check_stylesheets, jinja_environment, stylesheet
-from printshop.products.includes import include_kind, included_product, render_include
+from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
+                                       stylesheet, template_problem)
+from printshop.products.characters.includes import (include_kind, included_product,
+                                                   render_include)
 from printshop.products.characters.chunks import LazyJobs
 from printshop.products.characters.pregens import (MAX_COUNT, PROGRESS_AFTER_S, PROGRESS_EVERY_S,
                                         SEED_PATTERN, Pregens, PregensOptions)
@@ -42,18 +43,19 @@ MAX_PER_SEAT = 10
 
 class ConventionOptions(Strict):
     kind: Literal["convention"]
-    seed: str = Field(pattern=SEED_PATTERN)
-    tables: int = Field(ge=1, le=MAX_TABLES)
-    seats: int = Field(default=6, ge=1, le=MAX_SEATS)
-    characters_per_seat: int = Field(default=3, ge=1, le=MAX_PER_SEAT)
-    classes: list[str] = []
-    class_table: str = "guide"
+    seed: str = Field(pattern=SEED_PATTERN)   # same seed, same characters (printed on each)
+    tables: int = Field(ge=1, le=MAX_TABLES)   # one envelope each
+    seats: int = Field(default=6, ge=1, le=MAX_SEATS)   # players at each table
+    characters_per_seat: int = Field(default=3, ge=1, le=MAX_PER_SEAT)   # spares for the dead
+    classes: list[str] = []            # only these classes (ids or words); empty: every class
+    class_table: str = "guide"         # guide: the rules' class roll; flat: each class alike
     backs: bool = True                 # tombstones on the back (false: the back is blank)
-    paper: Literal["letter", "a4"] | None = None
+    paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     player_reference: str | None = "player-reference"   # a sheets/ layout, one per seat
     include: list[str] = []            # products or sheets/ layouts, one of each per table
-    title: str = "Convention Kit"
-    template: str = "convention.html.j2"
+    title: str = "Convention Kit"      # on each table's cover
+    template: str = "convention.html.j2"   # the covers' template
+    # the covers' and sheets' stylesheets (templates/css/ first)
     stylesheets: list[str] = ["css/fonts.css", "css/pregens.css", "css/convention.css"]
 
 
@@ -82,7 +84,12 @@ class Convention(Product):
             large_ok=True)
 
     # --- inputs ------------------------------------------------------------------------------
+    cli_flags: dict[str, str] | None = None   # `printshop kit`: problems name its flags
+
     def _at(self, option, message: str) -> Problem:
+        if self.cli_flags is not None:
+            key = option[0] if isinstance(option, tuple) else option
+            return Problem(self.cli_flags.get(key, f"--{key}"), message)
         loc = ("products", self.name) + (option if isinstance(option, tuple) else (option,))
         path = self.project.manifest_path
         if path is None:
@@ -129,9 +136,7 @@ class Convention(Product):
         try:
             env.get_template(o.template)
         except Exception as exc:
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, o.template, exc) from None
+            raise template_problem(env, o.template, exc) from None
         check_stylesheets(ctx, self.project, list(o.stylesheets))
 
     # --- the kit -----------------------------------------------------------------------------
@@ -173,8 +178,12 @@ class Convention(Product):
                "tables": o.tables, "seats": o.seats, "characters_per_seat": o.characters_per_seat,
                "classes": o.classes, "class_table": o.class_table, "backs": o.backs,
                "reprint": self.reprint_command(paper).shell(), "envelopes": []}
+        from printshop.progress import Counter
+
         files, whole, whole_outline, whole_pages = {}, [], [], 0
         per_character = 2 if o.backs else 1
+        joining = Counter(ctx.progress, f"{self.name}: joining", o.tables + 1, "envelopes",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
         for t, seats in enumerate(seating, start=1):
             parts = [Part("Table cover", [covers[t - 1][0]], covers[t - 1][1])]
             for s, characters in enumerate(seats, start=1):
@@ -215,13 +224,13 @@ class Convention(Product):
             whole += pdfs
             whole_outline += [(f"Table {t}: {label}", whole_pages + p) for label, p in outline]
             whole_pages += page
-            if ctx.progress and o.tables > 1:
-                ctx.progress(f"{self.name}: envelope {t}/{o.tables} assembled")
+            joining.update(t)
         files["kit.json"] = (json.dumps(kit, indent=2, ensure_ascii=False) + "\n").encode()
         output.add_tree(self.name, files)
         output.add(f"{self.name}.pdf", merge_layered_pdfs(
             whole, title=f"{self.project.manifest.title}: {o.title} (seed {o.seed})",
             outline=whole_outline))
+        joining.update(o.tables + 1)   # and the whole kit
         self.pages = whole_pages
 
     # --- rendering ---------------------------------------------------------------------------
@@ -258,21 +267,17 @@ class Convention(Product):
                              (lambda chars=characters, marks=marks: pregens._render(
                                  "sheets", chars, paper, pack, marks=marks))))
 
+        from printshop.progress import Counter
+
         total = self.count
-        started = time.monotonic()
-        state = {"done": 0, "said": started}
         if ctx.progress and total > 20:
             ctx.progress(f"{self.name}: rendering {total} character sheets for "
                          f"{self.options.tables} tables")
+        counter = Counter(ctx.progress, f"{self.name}: rendering", total, "sheets",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
 
         def on_done(index, result) -> None:
-            state["done"] += work[index][2]
-            now = time.monotonic()
-            if ctx.progress and now - started > PROGRESS_AFTER_S and \
-                    (now - state["said"] >= PROGRESS_EVERY_S or state["done"] == total):
-                state["said"] = now
-                ctx.progress(f"{self.name}: {state['done']}/{total} sheets rendered "
-                             f"({now - started:.0f} s)")
+            counter.update(step=work[index][2])
 
         results = ctx.renderer.render(LazyJobs(work, make_job), on_done=on_done)
         if layers:
@@ -338,35 +343,29 @@ def _seat_entry(kit: dict, table: int, seat: int) -> dict:
 
 
 def split_pages(pdf: bytes) -> list[bytes]:
-    """Each page of `pdf` as a PDF of its own (reproducibly: no random file identifier)."""
-    import hashlib
+    """Each page of `pdf` as a PDF of its own (reproducibly: pikepdf's file identifier is
+    made from the content)."""
+    import pikepdf
 
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
-
-    reader = PdfReader(io.BytesIO(pdf))
     out = []
-    for n, page in enumerate(reader.pages):
-        writer = PdfWriter()
-        writer.add_page(page)
-        digest = hashlib.md5(pdf + str(n).encode()).digest()
-        writer._ID = ArrayObject([ByteStringObject(digest)] * 2)
-        buffer = io.BytesIO()
-        writer.write(buffer)
-        out.append(buffer.getvalue())
+    with pikepdf.open(io.BytesIO(pdf)) as source:
+        for page in source.pages:
+            single = pikepdf.new()
+            single.pages.append(page)
+            buffer = io.BytesIO()
+            single.save(buffer, deterministic_id=True)
+            out.append(buffer.getvalue())
     return out
 
 
 def blank_page(width_mm: float, height_mm: float) -> bytes:
     """A one-page PDF with nothing on it: the back of a part with an odd number of pages."""
-    from pypdf import PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
+    import pikepdf
 
-    writer = PdfWriter()
-    writer.add_blank_page(width_mm * 72 / 25.4, height_mm * 72 / 25.4)
-    writer._ID = ArrayObject([ByteStringObject(b"printshop-blank!")] * 2)
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(width_mm * 72 / 25.4, height_mm * 72 / 25.4))
     buffer = io.BytesIO()
-    writer.write(buffer)
+    pdf.save(buffer, deterministic_id=True)
     return buffer.getvalue()
 
 

@@ -67,11 +67,13 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
                              jobs: int | None = None, progress=None,
                              uncompressed: bool = False, first: int = 1,
                              cover: bool = True, seats: int | None = None,
-                             per_seat: int | None = None, **extra) -> RolledPack:
+                             per_seat: int | None = None, renderer=None,
+                             **extra) -> RolledPack:
     """`first`: the number of the first character (a kit's sheet #14 alone: first=14,
     count=1); `cover`: false for the sheets alone; `seats` and `per_seat`: each sheet
-    marked with its table and seat as a kit of those numbers marks it. `extra`: more
-    `pregens` options (sheets_per_chunk, for benchmarks)."""
+    marked with its table and seat as a kit of those numbers marks it. `renderer`: a warm
+    one to use (serve's form), else one is started. `extra`: more `pregens` options
+    (sheets_per_chunk, for benchmarks)."""
     if first != 1:
         if first < 1:
             raise PrintshopError(Problem("--first", f"must be at least 1 (got {first})"))
@@ -86,7 +88,7 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
     if not cover:
         extra["cover"] = False
     from printshop.products.characters.pregens import Pregens
-    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
+    from printshop.render.renderer import Renderer, lost_words_fail_after
 
     options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
     name = f"characters-{options.seed.replace(':', '-')}"
@@ -94,8 +96,13 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
         name += f"-{options.first}" + (f"-{options.first + options.count - 1}"
                                         if options.count > 1 else "")
     name += f".{fmt}"
-    with Renderer(processes=jobs) as renderer:
-        if fmt == "pdf":
+    import contextlib
+
+    own = renderer is None
+    if not own:
+        renderer.new_build()
+    with Renderer(processes=jobs) if own else contextlib.nullcontext(renderer) as renderer:
+        if fmt == "pdf" and own:
             # workers first: they start while the tables load and the characters are
             # rolled, and do not carry a copy of either
             renderer.start()

@@ -4,7 +4,6 @@ pregen_layers.py), checked page by page, in order for the merge."""
 
 from __future__ import annotations
 
-import time
 
 from printshop.errors import PrintshopError
 from printshop.products.common import base_url
@@ -76,24 +75,21 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     for index, result in enumerate(covered):
         take(index, result)
 
-    started = time.monotonic()
-    done = {"sheets": 0, "said": started}
+    from printshop.progress import Counter
+
     if ctx.progress and len(characters) > size:
         ctx.progress(f"{pregens.name}: rendering {len(characters)} sheets in {len(chunks)} "
                      "chunks")
+    # quiet for quick packs, then a bar (or a line every few seconds) and one at the end
+    counter = Counter(ctx.progress, f"{pregens.name}: rendering", len(characters),
+                      "sheets", quiet_for=settings.PROGRESS_AFTER_S,
+                      every=settings.PROGRESS_EVERY_S)
+    counter.update(sum(work[i][2] for i in range(len(covered))))
 
     def on_done(index: int, result) -> None:
         index += len(covered)
         take(index, result)
-        done["sheets"] += work[index][2]
-        now = time.monotonic()
-        finished = done["sheets"] == len(characters) and work[index][2]
-        # quiet for quick packs, then a line every few seconds and one at the end
-        if ctx.progress and now - started > settings.PROGRESS_AFTER_S and \
-                (now - done["said"] >= settings.PROGRESS_EVERY_S or finished):
-            done["said"] = now
-            ctx.progress(f"{pregens.name}: {done['sheets']}/{len(characters)} sheets "
-                         f"rendered ({now - started:.0f} s)")
+        counter.update(step=work[index][2])
 
     results = covered + ctx.renderer.render(LazyJobs(work[len(covered):], make_job),
                                             on_done=on_done)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
@@ -24,7 +23,8 @@ from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (check_stylesheets, inline_css_for_screen,
-                                       jinja_environment, page_size_css, stylesheet)
+                                       jinja_environment, page_size_css, stylesheet,
+                                       template_problem)
 from printshop.products.characters.classes import class_words, match_class, slug
 from printshop.render.jinja import render_template
 from printshop.render.job import Stylesheet
@@ -43,13 +43,14 @@ PROGRESS_EVERY_S = 5.0
 
 class PregensOptions(Strict):
     kind: Literal["pregens"]
-    seed: str = Field(pattern=SEED_PATTERN)
-    count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)
+    seed: str = Field(pattern=SEED_PATTERN)   # same seed, same characters (printed on each)
+    count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)   # how many characters
     first: int = Field(default=1, ge=1, le=HARD_MAX_COUNT)   # number of the first character
     classes: list[str] = []                       # class ids or names; empty: every class
     class_table: str = "guide"                    # a key of class_tables
+    # the tables class_table names: key → a table of tables/
     class_tables: dict[str, str] = {"guide": "class-roll", "flat": "class-roll-flat"}
-    paper: Literal["letter", "a4"] | None = None
+    paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
     backs: bool = False                           # a tombstone back page for duplex
     # the cover and index pages; false: only the sheets (a reprint of lost sheets)
@@ -58,10 +59,10 @@ class PregensOptions(Strict):
     # Seat 3"): the kit's seats a table and characters a seat (a kit's sheet reprinted)
     seats: int | None = Field(default=None, ge=1)
     characters_per_seat: int | None = Field(default=None, ge=1)
-    formats: list[Literal["pdf", "html", "json"]] = ["pdf"]
-    title: str = "Pregenerated Adventurers"
-    template: str = "pregens.html.j2"
-    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]
+    formats: list[Literal["pdf", "html", "json"]] = ["pdf"]   # json: for virtual tabletops
+    title: str = "Pregenerated Adventurers"   # on the cover
+    template: str = "pregens.html.j2"   # the sheets' Jinja template (templates/ first)
+    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]   # templates/css/ first
     # 10 sheets a job: a worker's memory grows ~2-3.5 MB a page while it lays a chunk out,
     # and smaller chunks were no slower (bench/pregens.py). Layered chunks each carry the
     # forms and stamps they draw; the merge keeps one copy of each (render/pdf/layered_merge.py)
@@ -74,7 +75,7 @@ class PregensOptions(Strict):
 
     # how many index lines fit on the cover and on each further index page (two columns)
     index_first_page: int = Field(default=72, ge=2)
-    index_per_page: int = Field(default=110, ge=2)
+    index_per_page: int = Field(default=110, ge=2)   # (each further index page)
 
     @model_validator(mode="after")
     def seats_together(self):
@@ -179,24 +180,24 @@ class Pregens(Product):
         try:
             env.get_template(self.options.template)
         except Exception as exc:  # syntax errors, missing template
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, self.options.template, exc) from None
+            raise template_problem(env, self.options.template, exc) from None
         check_stylesheets(ctx, self.project, list(self.options.stylesheets))
 
     # --- rolling -----------------------------------------------------------------------------
     def characters(self, ctx: BuildContext | None = None) -> list[Character]:
         if self._characters is None:
+            from printshop.progress import Counter
+
             rules, allowed = self.rules, self.allowed_classes()
-            started = time.monotonic()
             out = []
             first = self.options.first
+            counter = Counter(ctx.progress if ctx else None, f"{self.name}: rolling",
+                              self.options.count, "characters", quiet_for=PROGRESS_AFTER_S,
+                              every=PROGRESS_EVERY_S)
             for index in range(first, first + self.options.count):
                 out.append(roll_character(rules, self.options.seed, index, allowed))
-                if ctx and ctx.progress and len(out) % 500 == 0 and \
-                        time.monotonic() - started > PROGRESS_AFTER_S:
-                    ctx.progress(f"{self.name}: rolled {len(out)}/{self.options.count} "
-                                 "characters")
+                if len(out) % 100 == 0 or len(out) == self.options.count:
+                    counter.update(len(out))
             self._characters = out
         return self._characters
 
@@ -334,8 +335,13 @@ class Pregens(Product):
         outline = [("Cover and index", 0)] if self.options.cover else []
         outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(n))
                     for n, c in enumerate(characters, start=1)]
+        from printshop.progress import Counter
+
+        joining = Counter(ctx.progress, f"{self.name}: joining", merge.count, "parts",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
         pdf = merge.result(title=f"{pack['game']}: {self.options.title} "
-                                 f"(seed {self.options.seed})", outline=outline)
+                                 f"(seed {self.options.seed})", outline=outline,
+                           counter=joining)
         self.pages = layout.total(len(characters))
         return pdf
 
