@@ -251,7 +251,7 @@ def fillable_sheet_link(ctx: BuildContext, project, paper: str) -> dict:
             return product.render(ctx, [sheet_paper], fillable=True)[sheet_paper]
         from dataclasses import replace
 
-        from printshop.render.pool.renderer import Renderer
+        from printshop.render.renderer import Renderer
 
         with Renderer(processes=1) as renderer:   # (a book composed outside a build)
             return product.render(replace(ctx, renderer=renderer), [sheet_paper],
