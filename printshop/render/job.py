@@ -86,6 +86,7 @@ class RenderResult:
     read: dict = field(default_factory=dict)  # file → sha256 the render read (printshop.deps)
     fonts: list[str] = field(default_factory=list)  # families of the fonts in the PDF
     outside: list = field(default_factory=list)  # printshop.render.weasy.fit.Outside (page_check)
+    flow: list = field(default_factory=list)  # printshop.render.weasy.flow.FlowFinding (page_check)
     slots: list = field(default_factory=list)  # per page: {name: layers.Slot}
     # with `anchors`: name → [(page, last value set on it)] of every named string it sets
     strings: dict = field(default_factory=dict)
@@ -351,14 +352,17 @@ def _render_job(job: RenderJob) -> RenderResult:
                 for name in page.anchors:
                     anchors.setdefault(name, number)
             named = assignments(document)
+        flow = []
         lost = []
         if not job.layout_only and not overflows:
             # (a box that overflows is the product's to fit again or report)
             lost = _lost_words(job, document)
         if job.page_check:
             from printshop.render.weasy.fit import find_outside
+            from printshop.render.weasy.flow import find_flow
 
             outside = find_outside(document)
+            flow = find_flow(document, job.first_page)
         geometry = []
         if job.slots or job.overlay is not None:
             from printshop.render.pdf.layers import slot_geometry
@@ -395,6 +399,7 @@ def _render_job(job: RenderJob) -> RenderResult:
     return RenderResult(pdf=pdf, pages=pages,
                         warnings=css_warnings + warnings, refused=css_refused + refused,
                         overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
+                        flow=flow,
                         slots=geometry if job.slots else [], strings=named,
                         kept_by=os.getpid() if kept else 0, resumed=resumed, lost=lost)
 
