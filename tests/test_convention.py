@@ -89,7 +89,8 @@ def test_each_sheet_is_where_kit_json_says_with_its_table_and_seat(small, grown)
         for table, seat, c in characters(kit):
             page = texts[table][c["page"] - 1]
             assert c["id"] in page, (table, seat, c)
-            assert c["class_name"] in page
+            # a long class name wraps in the sheet's title (its words on two lines)
+            assert c["class_name"] in " ".join(page.split())
             assert re.search(rf"TABLE {table}\s*·\s*SEAT {seat}", page), (table, seat, c)
             # and no other table's or seat's mark
             assert len(re.findall(r"TABLE \d+\s*·\s*SEAT \d+", page)) == 1
@@ -147,7 +148,9 @@ def test_character_n_is_the_same_in_a_bigger_kit(small, grown):
     assert set(few) < set(many)
     for cid, (cls, text) in few.items():
         assert many[cid][0] == cls, cid
-        assert many[cid][1].split() == text.split(), cid    # the same sheet, word for word
+        # the same sheet, word for word (pdftotext may read a layered sheet's parts in
+        # another order: the words are compared, not their order)
+        assert sorted(many[cid][1].split()) == sorted(text.split()), cid
 
 
 def test_the_cover_says_what_is_in_the_envelope_and_how_to_reprint(small):
@@ -205,15 +208,13 @@ def test_bad_counts_are_located_errors(tmp_path, option, value, message):
 
 def test_too_many_characters_and_unknown_includes_are_located(tmp_path):
     project = make_kit(tmp_path, "big", 500, 12, "    include: [event-dekc]\n")
-    with pytest.raises(PrintshopError) as caught:
-        check_project(project, names=["kit"])
-    problem, = caught.value.problems
-    assert "12,000 characters, more than 10,000" in problem.message
     manifest = project / "printshop.yaml"
-    manifest.write_text(manifest.read_text().replace("tables: 500", "tables: 2"))
+    # both problems in one run, each once, in the manifest's line order
     with pytest.raises(PrintshopError) as caught:
         check_project(project, names=["kit"])
-    problem, = caught.value.problems
+    size, problem = caught.value.problems
+    assert "12,000 characters, more than 10,000" in size.message
+    assert size.line < problem.line and size.path == problem.path
     assert "include.0: 'event-dekc' is neither a product" in problem.message
     assert problem.line == manifest.read_text().splitlines().index(
         "    include: [event-dekc]") + 1

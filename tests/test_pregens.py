@@ -329,3 +329,22 @@ def test_first_starts_the_pack_at_character_n(tmp_path):
     result = run_cli("roll", "characters", "--seed", "x", "--first", "0", "--format", "json",
                      "--out", "-")
     assert result.exit_code == 2 and "--first: error: must be at least 1" in result.output
+
+
+def test_every_problem_of_a_pack_is_said_in_one_run(project_copy, tmp_path):
+    """A pack too big, a sheet template that does not exist and a stylesheet that is not
+    there: one build names all three, and writes nothing."""
+    import yaml
+
+    manifest = yaml.safe_load((project_copy / "printshop.yaml").read_text())
+    manifest["products"] = {"pack": {"kind": "pregens", "seed": "s", "count": 20000,
+                                     "template": "no-such-sheet.html.j2",
+                                     "stylesheets": ["css/no-such.css"]}}
+    (project_copy / "printshop.yaml").write_text(yaml.safe_dump(manifest))
+    with pytest.raises(PrintshopError) as exc:
+        build_project(project_copy, tmp_path / "out", strict=True)
+    messages = " | ".join(p.message for p in exc.value.problems)
+    assert "20,000 characters is more than" in messages
+    assert "no-such-sheet.html.j2" in messages
+    assert "no-such.css" in messages
+    assert not (tmp_path / "out" / "pack.pdf").exists()

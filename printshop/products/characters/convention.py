@@ -113,13 +113,19 @@ class Convention(Product):
                 list(o.include) if include_kind(self.project, name) == "product"]
 
     def check(self, ctx: BuildContext) -> None:
+        """Every problem of the kit at once: its size, its pack (recipe, tables, sheet),
+        what it includes, its cover's template and stylesheets."""
         o = self.options
-        if self.count > MAX_COUNT:
-            raise PrintshopError(self._at("tables", f"{o.tables} tables × {o.seats} seats × "
-                                          f"{o.characters_per_seat} characters is "
-                                          f"{self.count:,} characters, more than {MAX_COUNT:,}"))
-        self.pregens.check(ctx)   # tables, classes, the sheet template and stylesheets
         problems = Problems()
+        if self.count > MAX_COUNT:
+            problems.items.append(self._at("tables", f"{o.tables} tables × {o.seats} seats × "
+                                           f"{o.characters_per_seat} characters is "
+                                           f"{self.count:,} characters, more than "
+                                           f"{MAX_COUNT:,}"))
+        try:
+            self.pregens.check(ctx)   # the recipe, tables, the sheet template and stylesheets
+        except PrintshopError as exc:
+            problems.extend(exc)
         wanted = [("player_reference", o.player_reference)] if o.player_reference else []
         wanted += [(("include", i), name) for i, name in enumerate(o.include)]
         for where, name in wanted:
@@ -136,13 +142,16 @@ class Convention(Product):
                     included_product(self.project, name).check(ctx)
                 except PrintshopError as exc:
                     problems.extend(exc)
-        problems.raise_if_any()
         env = jinja_environment(self.project)
         try:
             env.get_template(o.template)
         except Exception as exc:
-            raise template_problem(env, o.template, exc) from None
-        check_stylesheets(ctx, self.project, list(o.stylesheets))
+            problems.extend(template_problem(env, o.template, exc))
+        try:
+            check_stylesheets(ctx, self.project, list(o.stylesheets))
+        except PrintshopError as exc:
+            problems.extend(exc)
+        problems.raise_if_any()
 
     # --- the kit -----------------------------------------------------------------------------
     def seating(self) -> list[list[list]]:

@@ -17,7 +17,7 @@ from pydantic import Field, model_validator
 
 from printshop import __version__
 from printshop.commands import Command, source_flag
-from printshop.errors import PrintshopError, Problem
+from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (check_stylesheets, inline_css_for_screen,
@@ -137,20 +137,25 @@ class Pregens(RecipePack, Product):
         return paper
 
     def check(self, ctx: BuildContext) -> None:
+        """Every problem of the pack at once: its count, the recipe and the tables it
+        reads, the sheet template and the stylesheets."""
+        problems = Problems()
         count = self.options.count
         if count > MAX_COUNT and not self.large_ok:
             pages = self.layout(count).total(count)
             how = "add --yes if you mean it" if self.cli_flags is not None else \
                 "build it with printshop roll characters --yes"
-            raise self._problem_at("count", f"{count:,} characters is more than {MAX_COUNT:,} "
-                                   f"({pages:,} pages); {how}")
-        self.roller  # noqa: B018  (loads and checks the recipe and every table it reads)
-        env = jinja_environment(self.project)
-        try:
-            env.get_template(self.template)
-        except Exception as exc:  # syntax errors, missing template
-            raise template_problem(env, self.template, exc) from None
-        check_stylesheets(ctx, self.project, self.stylesheets)
+            problems.extend(self._problem_at("count", f"{count:,} characters is more than "
+                                             f"{MAX_COUNT:,} ({pages:,} pages); {how}"))
+        recipe_ok = _collect(problems, lambda: self.roller)   # the recipe and its tables
+        if recipe_ok:
+            env = jinja_environment(self.project)
+            try:
+                env.get_template(self.template)
+            except Exception as exc:  # syntax errors, missing template
+                problems.extend(template_problem(env, self.template, exc))
+            _collect(problems, lambda: check_stylesheets(ctx, self.project, self.stylesheets))
+        problems.raise_if_any()
 
     # --- rolling -----------------------------------------------------------------------------
     def characters(self, ctx: BuildContext | None = None) -> list[Character]:
@@ -369,3 +374,13 @@ def _ranges(numbers: list[int]) -> str:
         else:
             runs.append([n, n])
     return ", ".join(f"#{a}" if a == b else f"#{a}–#{b}" for a, b in runs)
+
+
+def _collect(problems: Problems, step) -> bool:
+    """Runs `step`, keeping its problems with the others; whether it went through."""
+    try:
+        step()
+    except PrintshopError as exc:
+        problems.extend(exc)
+        return False
+    return True
