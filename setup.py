@@ -11,6 +11,7 @@ setup(
     package_dir={"printshop.templates": "templates"},
     package_data={
         "printshop": ["data/*.yaml", "data/scaffold/**/*", "data/icc/*.icc", "data/icc/*.md",
+                      "data/schemas/*.json",
                       "serve/assets/*"],
         "printshop.templates": ["**/*"],
     },

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printshop import deps
+from printshop.commands import PRINTS_COMMANDS, source_flag
 from printshop.cache import (CACHE_DIR, BuildCache, Freshness, entry_extra, product_key,
                              stored_warnings)
 from printshop.errors import PrintshopError, Problem, Problems
@@ -36,15 +37,19 @@ def check_project(source: Path, names: list[str] | None = None,
     from printshop.project import Project
 
     started = time.monotonic()
-    project = Project.load(source)
+    project = Project.load(source, keep_going=True)
     products = load_products(project, names, profile=profile)
     ctx = BuildContext(project=project, paper=paper)
     _check_all(products, ctx)
-    return BuildReport(warnings=ctx.warnings, products=products,
+    return BuildReport(warnings=ctx.warnings, products=[p for p in products
+                                                         if not p.provisional],
                        seconds=time.monotonic() - started)
 
 
-def _check_all(products: list[Product], ctx: BuildContext) -> None:
+def _check_all(products: list, ctx) -> None:
+    """Every product checked, whatever the others found; every problem of the project
+    (its manifest, tables, products, chapters, templates …) raised together, with the
+    warnings found on the way."""
     problems = Problems()
     from printshop.products import markup
 
@@ -54,7 +59,12 @@ def _check_all(products: list[Product], ctx: BuildContext) -> None:
                 _check(product, ctx)
         except PrintshopError as exc:
             problems.extend(exc)
-    problems.raise_if_any()
+            ctx.warnings.extend(w for w in exc.warnings if w not in ctx.warnings)
+    problems.items.extend(ctx.project.problems.items)
+    if problems and ctx.strict and ctx.warnings:   # --strict: the warnings are errors too
+        problems.items.extend(_strict_error(ctx.warnings).problems)
+        problems.raise_if_any()
+    problems.raise_if_any(ctx.warnings)
 
 
 def _check(product, ctx) -> None:
@@ -130,8 +140,13 @@ def _plan(source: Path, out: Path, names, key_options: dict, force: bool,
         from printshop.products import load_products
         from printshop.project import Project
 
-        project = Project.load(source)  # a foreign manuscript, or names to complain about
-        load_products(project, names, profile=profile)  # unknown names, bad entries
+        # a foreign manuscript, or names to complain about
+        project = Project.load(source, keep_going=True)
+        products = load_products(project, names, profile=profile)  # unknown names, bad entries
+        if project.problems:
+            from printshop.products import BuildContext
+
+            _check_all(products, BuildContext(project=project, paper=None))
         raw = {"products": dict(project.manifest.products),
                "settings": project.manifest.model_dump(exclude={"products"})}
         manifest_path = project.manifest_path
@@ -144,7 +159,11 @@ def _plan(source: Path, out: Path, names, key_options: dict, force: bool,
             entry = {**entry, **overrides[name]}
             slot = f"{name}@{product_key(name, overrides[name], {}, {})[:10]}"  # own entry
         entries[name] = entry
-        keys[name] = (slot, product_key(name, entry, raw["settings"], key_options))
+        options = key_options
+        if isinstance(entry, dict) and entry.get("kind") in PRINTS_COMMANDS:
+            # the commands it prints name the project folder as seen from here (--source)
+            options = {**key_options, "source_flag": source_flag(source)}
+        keys[name] = (slot, product_key(name, entry, raw["settings"], options))
         state = cache.check(*keys[name]) if not force else None
         if state is not None and state.fresh:
             state.name = name
@@ -186,7 +205,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                  force=False) -> None:
     own_renderer = renderer is None
     if own_renderer:
-        from printshop.render.pool.renderer import Renderer
+        from printshop.render.renderer import Renderer
 
         renderer_args = {"processes": jobs}
         if timeout is not None:
@@ -203,9 +222,12 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
         from printshop.render.chunks import ChunkCache
 
         names = [item.name for item in plan.stale]
-        project = plan.project or Project.load(plan.cache.root)
+        project = plan.project or Project.load(plan.cache.root, keep_going=True)
         products = load_products(project, names, profile=profile, overrides={
             n: plan.entries[n] for n in names})
+        if project.problems:   # nothing is built: every product checked, all reported
+            _check_all(products, BuildContext(project=project, paper=paper, strict=strict,
+                                              **context_options))
     except BaseException:
         if own_renderer:
             renderer.pool.close()
@@ -223,6 +245,11 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
     try:
         ctx.renderer = renderer
         outputs = _build_all(products, ctx, output, recorders, warnings, plan.cache.out)
+    except PrintshopError as exc:
+        if strict and exc.warnings:   # reported with the errors, as the errors they are
+            raise PrintshopError(exc.problems + _strict_error(exc.warnings).problems) \
+                from None
+        raise
     finally:
         renderer.cache = None
         report.chunks_reused, report.chunks_rendered = chunks.reused, chunks.rendered
@@ -234,7 +261,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                 report.warnings.append(warning)
     if strict and report.warnings:
         raise _strict_error(report.warnings)
-    report.written = output.commit()
+    report.written = output.commit(progress)
     report.unchanged = output.unchanged
     chunks.commit()
     chunks.prune()
@@ -278,6 +305,7 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     outputs: dict[str, dict[str, bytes]] = {p.name: {} for p in products}
     failures: dict[str, BaseException] = {}
     checked: set[str] = set()
+    failed: set[str] = set()
     check_problems = Problems()
     check_failure: list[BaseException] = []   # a check that failed unexpectedly
     todo = list(products)
@@ -292,7 +320,7 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     def build(product) -> None:
         # what its last good build kept (the book: where its parts fell), as a guess
         product.last_build = entry_extra(out, product.name)
-        from printshop.render.pool.renderer import lost_words_fail_after
+        from printshop.render.renderer import lost_words_fail_after
 
         product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name])
         with deps.recording(recorders[product.name]), lost_words_fail_after(), \
@@ -312,17 +340,25 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
             except PrintshopError as exc:
                 with lock:
                     check_problems.extend(exc)
+                    failed.add(product.name)
+                    warnings[product.name].extend(w for w in exc.warnings
+                                                  if w not in warnings[product.name])
             except BaseException as exc:
                 with lock:
                     check_failure.append(exc)
             with lock:
+                # a table that failed to load (reported with the project's problems)
+                # stops the build as a product's own problems do
+                check_problems.items.extend(p for p in ctx.project.problems.items
+                                            if p not in check_problems.items)
                 checked.add(product.name)
                 lock.notify_all()
 
     def next_product():
         nonlocal running
         with lock:
-            while todo and not failures and not check_problems and not check_failure:
+            while todo and not failures and not check_problems and not check_failure \
+                    and not failed:
                 # what another waits for first, so that one does not start last
                 ready = sorted((p for p in todo if p.name in checked
                                 and waits_for[p.name] <= done),
@@ -349,25 +385,35 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
                 done.add(product.name)
                 lock.notify_all()
 
-    checking = threading.Thread(target=context.copy().run, args=(check_all,), daemon=True)
-    checking.start()
-    threads = [threading.Thread(target=run, daemon=True)
-               for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]
-    for thread in threads:
-        thread.start()
-    checking.join()
-    for thread in threads:
-        thread.join()
+    from printshop.render.pool import early
+
+    if early.serial():   # all on this thread, one product after another: what a profiler
+        context.copy().run(check_all)   # or a debugger sees (render/pool/serial.py)
+        run()
+    else:
+        checking = threading.Thread(target=context.copy().run, args=(check_all,),
+                                    daemon=True)
+        checking.start()
+        threads = [threading.Thread(target=run, daemon=True)
+                   for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]
+        for thread in threads:
+            thread.start()
+        checking.join()
+        for thread in threads:
+            thread.join()
     if check_failure:
         raise check_failure[0]
-    check_problems.raise_if_any()
+    every_warning = [w for p in products for w in warnings[p.name]]
+    check_problems.raise_if_any(every_warning)
+    if failed:   # stopped by problems reported already
+        raise PrintshopError([], every_warning)
     if failures:
         ordered = [failures[p.name] for p in products if p.name in failures]
         if all(isinstance(f, PrintshopError) for f in ordered):
             problems = Problems()
             for failure in ordered:
                 problems.extend(failure)
-            problems.raise_if_any()
+            problems.raise_if_any(every_warning)
         raise next(f for f in ordered if not isinstance(f, PrintshopError))
     # the files in the manifest's order, whichever product finished first
     output.files = {name: data for p in products for name, data in outputs[p.name].items()}

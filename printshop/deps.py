@@ -206,9 +206,18 @@ class RecordingTables(dict):
     through all of them (listing, sorting, "did you mean") records every file and the list.
     """
 
-    def __init__(self, tables: dict, folder: Path):
+    def __init__(self, tables: dict, folder: Path, broken=()):
         super().__init__(tables)
         self.folder = Path(folder)
+        # tables whose files have problems (reported already): they are there, but looking
+        # one up stops the product that does, without a second problem about it
+        self.broken = frozenset(broken)
+
+    def _stop_if_broken(self, key) -> None:
+        if key in self.broken:
+            from printshop.errors import PrintshopError
+
+            raise PrintshopError([])
 
     def _one(self, key) -> None:
         if not active():
@@ -233,15 +242,17 @@ class RecordingTables(dict):
 
     def __getitem__(self, key):
         self._one(key)
+        self._stop_if_broken(key)
         return dict.__getitem__(self, key)
 
     def get(self, key, default=None):
         self._one(key)
+        self._stop_if_broken(key)
         return dict.get(self, key, default)
 
     def __contains__(self, key):
         self._one(key)
-        return dict.__contains__(self, key)
+        return dict.__contains__(self, key) or key in self.broken
 
     def __iter__(self):
         self._all()

@@ -43,12 +43,17 @@ def column_letters(number: int) -> str:
 
 
 class PrintshopError(Exception):
-    """Bad input: one or more problems, each with a file and (where known) a line."""
+    """Bad input: one or more problems, each with a file and (where known) a line.
 
-    def __init__(self, problems: list[Problem] | Problem):
+    `warnings` are what the same run found that does not stop a build: reported with the
+    errors, so that one run shows everything. An error with no problems means "stop here:
+    the cause is reported already" (a table that failed to load, looked up by a product)."""
+
+    def __init__(self, problems: list[Problem] | Problem, warnings=()):
         if isinstance(problems, Problem):
             problems = [problems]
         self.problems = list(problems)
+        self.warnings: list[Problem] = list(warnings)
         super().__init__("\n".join(str(p) for p in self.problems))
 
     @classmethod
@@ -75,9 +80,9 @@ class Problems:
     def __bool__(self):
         return bool(self.items)
 
-    def raise_if_any(self):
+    def raise_if_any(self, warnings=()):
         if self.items:
-            raise PrintshopError(unique_sorted(self.items))
+            raise PrintshopError(unique_sorted(self.items), warnings)
 
 
 def unique_sorted(problems) -> list[Problem]:

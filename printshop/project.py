@@ -18,7 +18,7 @@ from printshop.resources import DATA_DIR
 from printshop.resources import TEMPLATES_DIR as BUILTIN_TEMPLATES
 from printshop.source.classes import ClassesFile, load_classes
 from printshop.source.markdown import readable_name, slugify
-from printshop.source.schema import Strict, validate
+from printshop.source.schema import Strict, validate, validate_folding_case
 from printshop.source.tables import Table, load_table, load_tables
 from printshop.source.yamlfile import load_yaml
 
@@ -32,11 +32,13 @@ class Manifest(Strict):
     """`printshop.yaml`. A manuscript folder's may hold only title, author, paper, fonts:
     without `products` the folder's Markdown is one book."""
 
-    title: str | None = None
-    subtitle: str | None = None
-    author: str | None = None
-    credits: str | None = None
+    title: str | None = None      # the game's title (a project with products needs one)
+    subtitle: str | None = None   # under the title on the book's title page
+    author: str | None = None     # on the title page and in the PDFs' metadata
+    credits: str | None = None    # a line on the title page's back (the colophon)
+    # the language of the text (en, de, pt-BR …): hyphenation, quotes, the PDFs' language
     language: str = Field(default="en", pattern=r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$")
+    # every product's paper unless it names its own (--paper overrides both)
     paper: Literal["letter", "a4", "a5", "a3", "digest"] = "letter"
     raw_html: bool = False  # older spelling of `html: trusted`
     # raw HTML in chapters: printed as text, cleaned by an allow-list, or passed through
@@ -46,19 +48,28 @@ class Manifest(Strict):
     # may fonts installed on this machine fill in? (default: yes for a manuscript, no for a
     # game project, whose books must print the same everywhere)
     system_fonts: bool | None = None
+    # a chapter opens on the next page, or on the next right-hand page (a blank before it)
     chapter_start: Literal["page", "recto"] = "page"
-    products: dict[str, dict[str, Any]] = {}
+    products: dict[str, dict[str, Any]] = {}   # product name → its entry (kind and options)
 
 
 class Project:
-    def __init__(self, root: Path, manifest: Manifest, manifest_path: Path | None):
+    def __init__(self, root: Path, manifest: Manifest, manifest_path: Path | None,
+                 problems: Problems | None = None):
         self.root = root
         self.manifest = manifest
         self.manifest_path = manifest_path
         self.manuscript = False  # Markdown from elsewhere: no products, tables or classes
+        # keep going (build, check): problems found while loading, reported with the rest
+        self.keep_going = problems is not None
+        self.problems = problems if problems is not None else Problems()
 
     @classmethod
-    def load(cls, source: Path) -> "Project":
+    def load(cls, source: Path, keep_going: bool = False) -> "Project":
+        """The project in `source`. With `keep_going` (build, check) a mistake in the
+        manifest that leaves the rest readable is kept in `project.problems` instead of
+        raised (the bad key left out), and so are the tables' and classes' problems when
+        they are loaded: the caller reports every problem of the run together."""
         source = Path(source)
         if not source.exists():
             raise PrintshopError.at(source, "project folder not found")
@@ -66,24 +77,39 @@ class Project:
             raise PrintshopError.at(source, "is not a folder (give the project folder)")
         root = rules_folder(source.resolve())
         manifest_path = root / MANIFEST_NAME
+        problems = Problems()
         if manifest_path.is_file():
             doc = load_yaml(manifest_path, keep_going=True)
-            manifest = validate(doc, Manifest)
-            project = cls(root, manifest, manifest_path)
+            if keep_going:
+                manifest = validate_leniently(doc, Manifest, problems)
+                if manifest is None:
+                    problems.raise_if_any()
+            else:
+                manifest = validate(doc, Manifest)
+            project = cls(root, manifest, manifest_path, problems if keep_going else None)
             project._check_product_names(doc)
             project._check_fonts(doc)
-            if manifest.products:
+            if manifest.products or (isinstance(doc.data, dict) and doc.data.get("products")):
                 if not manifest.title:
-                    raise PrintshopError.at(manifest_path, "title: a project with products "
-                                            "needs a title", 1)
+                    project.problems.add(manifest_path, "title: a project with products "
+                                         "needs a title", 1)
+                if not keep_going:
+                    project.problems.raise_if_any()
                 return project
             project.manuscript = True  # a manuscript's short manifest: title, author, fonts
             manifest.products.update(cls._book_product(root))
             return project
         if not any(_markdown_files(root)):
-            raise PrintshopError.at(root, f"no {MANIFEST_NAME} and no Markdown files here: "
-                                    "nothing to build")
-        project = cls(root, Manifest(products=cls._book_product(root)), None)
+            import shlex
+
+            from printshop.errors import display_path
+
+            raise PrintshopError.at(root, f"no {MANIFEST_NAME} here or in a folder above, and "
+                                    "no Markdown files: nothing to build (`printshop new "
+                                    f"{shlex.quote(display_path(root))}` starts a game "
+                                    "project here)")
+        project = cls(root, Manifest(products=cls._book_product(root)), None,
+                      problems if keep_going else None)
         project.manuscript = True
         return project
 
@@ -106,7 +132,14 @@ class Project:
             if path.suffix.lower() not in (".ttf", ".otf", ".ttc"):
                 problems.add(self.manifest_path, f"fonts: '{name}' is not a font file "
                              "(.ttf, .otf or .ttc)", line)
-        problems.raise_if_any()
+        self._report(problems)
+
+    def _report(self, problems: Problems) -> None:
+        """Raise, or with keep_going keep them for the end of the run."""
+        if self.keep_going:
+            self.problems.items.extend(problems.items)
+        else:
+            problems.raise_if_any()
 
     def _check_product_names(self, doc) -> None:
         from printshop.output import check_output_name
@@ -118,7 +151,7 @@ class Project:
             except PrintshopError as exc:
                 pos = doc.pos(("products", name), key=True)
                 problems.add(self.manifest_path, exc.problems[0].message, pos.line, pos.column)
-        problems.raise_if_any()
+        self._report(problems)
 
     # --- where things are -------------------------------------------------------------------
     @property
@@ -169,14 +202,31 @@ class Project:
     @cached_property
     def tables(self) -> dict[str, Table]:
         # Loaded (and checked) all at once; each product depends only on those it looks at.
+        # Keeping going, a table with problems is left out and looking it up stops the
+        # product that does without a second problem (its own are reported).
+        problems = Problems() if self.keep_going else None
         with paused():
-            tables = load_tables(self.root / "tables", root=self.root)
-        return RecordingTables(tables, self.root / "tables")
+            tables = load_tables(self.root / "tables", root=self.root, keep=problems)
+        broken = set()
+        if problems:
+            self.problems.items.extend(problems.items)
+            broken = {Path(p.path).stem for p in problems.items} - set(tables)
+        return RecordingTables(tables, self.root / "tables", broken)
 
-    @cached_property
+    @property
     def classes(self) -> ClassesFile | None:
-        path = self.root / "tables" / "classes.yaml"
-        return load_classes(path) if path.is_file() else None
+        if not hasattr(self, "_classes"):
+            path = self.root / "tables" / "classes.yaml"
+            try:
+                self._classes = load_classes(path) if path.is_file() else None
+            except PrintshopError as exc:
+                if not self.keep_going:
+                    raise
+                self.problems.extend(exc)
+                self._classes = _BROKEN
+        if self._classes is _BROKEN:
+            raise PrintshopError([])   # reported already
+        return self._classes
 
     @cached_property
     def papers(self) -> dict[str, dict]:
@@ -196,6 +246,40 @@ class Project:
                                           for part in relative.parts):
                 files.append(path)
         return files
+
+
+_BROKEN = object()
+
+
+def validate_leniently(doc, model, problems: Problems, data: Any = None, loc: tuple = ()):
+    """`validate`, its problems added to `problems`; on failure the model again without
+    the keys that were wrong (their defaults instead), so the checks after it can run.
+    None when even that fails (a required key missing)."""
+    try:
+        return validate(doc, model, data=data, loc=loc)
+    except PrintshopError as exc:
+        problems.extend(exc)
+    data = doc.data if data is None and not loc else data
+    if not isinstance(data, dict):
+        return None
+    wrong = _wrong_keys(model, data)
+    trimmed = {k: v for k, v in data.items() if k not in wrong}
+    try:
+        return validate_folding_case(model, trimmed)
+    except Exception:   # noqa: BLE001 - a required key is wrong: no stand-in
+        return None
+
+
+def _wrong_keys(model, data: dict) -> set[str]:
+    """The top-level keys of `data` that `model` refuses."""
+    from pydantic import ValidationError
+
+    try:
+        validate_folding_case(model, data)
+    except ValidationError as exc:
+        return {error["loc"][0] for error in exc.errors() if error["loc"]
+                and isinstance(error["loc"][0], str) and error["loc"][0] in data}
+    return set()
 
 
 def rules_folder(folder: Path) -> Path:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 # Labels for reprinting and printing, not text to play from: a card's id ("EV-07 · The
 # Event Deck", "HI · SEED brightwater #3 · Hirelings") and the printer's note in a sheet's
-# margin ("Print at 100 % …").
-ID_OR_NOTE = re.compile(r"^([A-Z][A-Z0-9]{0,5}(-[A-Z0-9]+)? · |Print at 100 %)")
+# margin ("Print at 100 % …", and the credits of the pictures and icons it prints).
+ID_OR_NOTE = re.compile(r"^([A-Z][A-Z0-9]{0,5}(-[A-Z0-9]+)? · |Print at 100 %|"
+                        r"(Icons|Art|Pictures?) by |see \S+-credits\.txt)")
 
 
 def text_runs(pdf: Path) -> list[tuple[int, float, str]]:

@@ -49,21 +49,23 @@ def test_duplicate_key(project_copy, previous_build):
     path = project_copy / "tables" / "armour.yaml"
     path.write_text(path.read_text() + "title: Again\n")
     output = build_fails(project_copy, previous_build)
-    assert re.search(r"tables/armour\.yaml:\d+:1: duplicate key 'title' \(first given on line 1\)",
+    assert re.search(r"tables/armour\.yaml:\d+:1: error: duplicate key 'title' \(first given on line 1\)",
                      output)
 
 
 def test_bad_indentation(project_copy, previous_build):
     path = project_copy / "tables" / "shields.yaml"
     path.write_text("title: Shields\n  columns: oops\n")
-    assert re.search(r"tables/shields\.yaml:2:\d+: YAML syntax", build_fails(project_copy,
-                                                                              previous_build))
+    output = build_fails(project_copy, previous_build)
+    assert re.search(r"tables/shields\.yaml:2:3: error: this line is indented 2 spaces; the line "
+                     r"above it 0", output)
+    assert "  2 |   columns: oops\n    |   ^" in output   # the line, a caret under the column
 
 
 def test_wrong_type(project_copy, previous_build):
     edit(project_copy / "tables" / "armour.yaml", "bonus: 1", "bonus: high")
     output = build_fails(project_copy, previous_build)
-    assert re.search(r"tables/armour\.yaml:\d+:\d+: rows\[0\]\.bonus: expected a whole number, "
+    assert re.search(r"tables/armour\.yaml:\d+:\d+: error: rows\[0\]\.bonus: expected a whole number, "
                      r"got 'high'", output)
 
 
@@ -81,14 +83,14 @@ def test_misspelt_field(project_copy, previous_build):
 def test_dice_table_gaps_overlaps_and_ranges(project_copy, previous_build, old, new, message):
     edit(project_copy / "tables" / "class-roll.yaml", old, new)
     output = build_fails(project_copy, previous_build)
-    assert re.search(r"tables/class-roll\.yaml:\d+: .*" + re.escape(message), output)
+    assert re.search(r"tables/class-roll\.yaml:\d+(:\d+)?: error: .*" + re.escape(message), output)
 
 
 def test_missing_table_in_markdown(project_copy, previous_build):
     chapter = project_copy / "guide" / "05-equipment.md"
     edit(chapter, "::table[armour]", "::table[armor]")
     output = build_fails(project_copy, previous_build)
-    assert re.search(r"guide/05-equipment\.md:\d+: ::table\[armor\]: no table 'armor' in "
+    assert re.search(r"guide/05-equipment\.md:\d+:1: error: ::table\[armor\]: no table 'armor' in "
                      r"tables/ \(did you mean 'armour'\?\)", output)
 
 
@@ -96,7 +98,7 @@ def test_missing_cross_reference(project_copy, previous_build):
     chapter = project_copy / "guide" / "01-welcome.md"
     chapter.write_text(chapter.read_text() + "\nSee [[The Lost Chapter]].\n")
     output = build_fails(project_copy, previous_build, "--strict")
-    assert re.search(r"guide/01-welcome\.md:\d+: cross-reference \[\[The Lost Chapter\]\]", output)
+    assert re.search(r"guide/01-welcome\.md:\d+: error: cross-reference \[\[The Lost Chapter\]\]", output)
 
 
 @pytest.mark.parametrize("src, message", [
@@ -141,7 +143,7 @@ def tiny_project(tmp_path, css=None):
 def test_missing_font_file_is_an_error_naming_the_stylesheet(tmp_path, previous_build):
     project = tiny_project(tmp_path, css='@font-face { font-family: X; src: url(../fonts/nope.ttf); }\n')
     output = build_fails(project, previous_build)
-    assert re.search(r"templates/css/fonts\.css:1:\d+: url\(\.\./fonts/nope\.ttf\): file not found",
+    assert re.search(r"templates/css/fonts\.css:1:\d+: error: url\(\.\./fonts/nope\.ttf\): file not found",
                      output)
 
 
@@ -150,7 +152,7 @@ def test_font_from_outside_the_project_is_refused(tmp_path, previous_build):
     outside.write_bytes(b"not a font")
     project = tiny_project(tmp_path, css=f'@font-face {{ font-family: X; src: url({outside.as_uri()}); }}\n')
     output = build_fails(project, previous_build)
-    assert re.search(r"fonts\.css:1:\d+: url\(file://.*outside\.ttf\): is outside the project",
+    assert re.search(r"fonts\.css:1:\d+: error: url\(file://.*outside\.ttf\): is outside the project",
                      output)
 
 

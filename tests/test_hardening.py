@@ -153,7 +153,7 @@ def test_decompression_bomb_image_is_refused_before_decoding(tmp_path):
     root = project(tmp_path, "# One\n\n![bomb](bomb.png)\n")
     (root / "bomb.png").write_bytes(tiny_png(20000, 20000))
     output = fails(root, tmp_path / "out", "--strict")
-    assert "one.md:3: image 'bomb.png': bomb.png is 20000×20000 pixels" in output
+    assert "one.md:3: error: image 'bomb.png': bomb.png is 20000×20000 pixels" in output
 
 
 def test_killing_the_render_process_leaves_yesterdays_output(tmp_path):

@@ -209,7 +209,7 @@ def test_progress_is_reported_for_slow_packs(monkeypatch):
     monkeypatch.setattr(pregens, "PROGRESS_AFTER_S", 0.0)
     said = []
     roll(count=2, progress=said.append)
-    assert any("2/2 sheets rendered" in line for line in said)
+    assert said[-1].startswith("characters: rendering: 2/2 sheets (")
 
 
 def test_html_edition_is_one_self_contained_file():
@@ -249,17 +249,17 @@ def cli_fails(tmp_path, *args, source=RULES_SRC):
 @pytest.mark.parametrize("count", ["0", "-4"])
 def test_count_below_one(tmp_path, count):
     output = cli_fails(tmp_path, "--count", count)
-    assert f"--count: must be at least 1 (got {count})" in output
+    assert f"--count: error: must be at least 1 (got {count})" in output
 
 
 def test_a_huge_count_needs_yes(tmp_path):
     output = cli_fails(tmp_path, "--count", "10001")
-    assert "--count: 10,001 characters is more than 10,000" in output and "--yes" in output
+    assert "--count: error: 10,001 characters is more than 10,000" in output and "--yes" in output
 
 
 def test_unknown_class(tmp_path):
     output = cli_fails(tmp_path, "--count", "2", "--class", "fighter,necromancer")
-    assert "--class: no class 'necromancer'" in output and "human-fighter" in output
+    assert "--class: error: no class 'necromancer'" in output and "human-fighter" in output
 
 
 def test_empty_skills_table(tmp_path, project_copy):
@@ -267,26 +267,31 @@ def test_empty_skills_table(tmp_path, project_copy):
     head = path.read_text().split("rows:")[0]
     path.write_text(head + "rows: []\n")
     output = cli_fails(tmp_path, "--count", "2", source=project_copy)
-    assert re.search(r"tables/skills\.yaml:\d+(:\d+)?: rows: must not be empty", output), output
-    assert output.count("\n") == 2  # the problem and the summary line
+    assert re.search(r"tables/skills\.yaml:\d+(:\d+)?: (error: )?rows: must not be empty",
+                     output), output
+    # one problem (with its source line and caret), then the summary line
+    assert output.count(": error: ") == 1 and output.rstrip().endswith("nothing was written")
 
 
 def test_malformed_skills_table(tmp_path, project_copy):
     path = project_copy / "tables" / "skills.yaml"
-    text = path.read_text().replace("{skill: Alchemy, stat: INT}", "{skill: Alchemy, stat: SMARTS}")
+    text = path.read_text().replace("skill: Alchemy, stat: INT", "skill: Alchemy, stat: SMARTS")
+    assert "SMARTS" in text
     path.write_text(text)
     output = cli_fails(tmp_path, "--count", "2", source=project_copy)
     line = next(n for n, row in enumerate(text.splitlines(), 1) if "SMARTS" in row)
-    assert f"tables/skills.yaml:{line}: stat 'SMARTS' is not one of STR, DEX, CON" in output
+    assert f"tables/skills.yaml:{line}: error: stat 'SMARTS' is not one of STR, DEX, CON" in output
 
 
 def test_a_skills_table_too_short_for_int_18(tmp_path, project_copy):
     path = project_copy / "tables" / "skills.yaml"
-    lines = path.read_text().split("rows:\n")
-    rows = lines[1].splitlines()[:5]
-    path.write_text(lines[0] + "rows:\n" + "\n".join(rows) + "\n")
+    path.write_text("title: Skills\ncolumns: [{key: skill, label: Skill}, {key: stat, "
+                    "label: Stat}]\nrows:\n" + "".join(
+                        f"  - {{skill: Skill {n}, stat: STR}}\n" for n in range(1, 6)))
     output = cli_fails(tmp_path, "--count", "2", source=project_copy)
-    assert "only 5 skills: a character with INT 18 needs 7 different ones" in output
+    # 4 + INT mod, and INT 18 gives +3: the recipe's check works that out from the tables
+    assert re.search(r"recipes/characters\.yaml:\d+:\d+: (error: )?steps\.skills\.count: this can ask "
+                     r"for 7 different rows, but tables/skills\.yaml has only 5", output), output
 
 
 def test_a_kit_naming_armour_the_guide_does_not_have(tmp_path, project_copy):
@@ -295,7 +300,7 @@ def test_a_kit_naming_armour_the_guide_does_not_have(tmp_path, project_copy):
     path.write_text(text)
     line = next(n for n, row in enumerate(text.splitlines(), 1) if "Mithril" in row)
     output = cli_fails(tmp_path, "--count", "2", source=project_copy)
-    assert f"kit-human-fighter.yaml:{line}: armour 'Mithril' is not in tables/armour.yaml" \
+    assert f"kit-human-fighter.yaml:{line}: error: armour 'Mithril' is not in tables/armour.yaml" \
         in output
 
 
@@ -323,4 +328,23 @@ def test_first_starts_the_pack_at_character_n(tmp_path):
     assert "test-pack #3" in reader.pages[2].extract_text()
     result = run_cli("roll", "characters", "--seed", "x", "--first", "0", "--format", "json",
                      "--out", "-")
-    assert result.exit_code == 2 and "--first: must be at least 1" in result.output
+    assert result.exit_code == 2 and "--first: error: must be at least 1" in result.output
+
+
+def test_every_problem_of_a_pack_is_said_in_one_run(project_copy, tmp_path):
+    """A pack too big, a sheet template that does not exist and a stylesheet that is not
+    there: one build names all three, and writes nothing."""
+    import yaml
+
+    manifest = yaml.safe_load((project_copy / "printshop.yaml").read_text())
+    manifest["products"] = {"pack": {"kind": "pregens", "seed": "s", "count": 20000,
+                                     "template": "no-such-sheet.html.j2",
+                                     "stylesheets": ["css/no-such.css"]}}
+    (project_copy / "printshop.yaml").write_text(yaml.safe_dump(manifest))
+    with pytest.raises(PrintshopError) as exc:
+        build_project(project_copy, tmp_path / "out", strict=True)
+    messages = " | ".join(p.message for p in exc.value.problems)
+    assert "20,000 characters is more than" in messages
+    assert "no-such-sheet.html.j2" in messages
+    assert "no-such.css" in messages
+    assert not (tmp_path / "out" / "pack.pdf").exists()

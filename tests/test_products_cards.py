@@ -326,7 +326,7 @@ def test_text_that_cannot_fit_fails_naming_deck_line_and_card(tmp_path):
     (out / "tiny.pdf").write_bytes(b"yesterday's deck")
     result = run_cli("build", "--source", project, "--out", out)
     assert result.exit_code == 2, result.output
-    assert "decks/tiny.yaml:12: card TD-02 (row 2: Second Card)" in result.output
+    assert "decks/tiny.yaml:12: error: card TD-02 (row 2: Second Card)" in result.output
     assert "does not fit" in result.output and "8.6 pt" in result.output  # 7 pt at 0.82 em
     assert folder_snapshot(out) == {"tiny.pdf": b"yesterday's deck"}
 
@@ -356,7 +356,7 @@ def test_an_unknown_card_size_on_the_command_line(tiny_project, tmp_path):
     result = run_cli("build", "--source", tiny_project, "--out", tmp_path / "o",
                      "--card-size", "jumbo")
     assert result.exit_code == 2
-    assert "--card-size: unknown card size 'jumbo'" in result.output
+    assert "--card-size: error: unknown card size 'jumbo'" in result.output
     assert not (tmp_path / "o").exists()
 
 
@@ -387,7 +387,7 @@ def test_a_card_larger_than_the_paper_names_where_the_size_was_chosen(tiny_proje
     deck.write_text(deck.read_text().replace("code: TD\n", "code: TD\nsize: poster\n"))
     result = run_cli("build", "--source", tiny_project, "--out", tmp_path / "o")
     assert result.exit_code == 2
-    assert "decks/tiny.yaml:3: card size 'poster' on letter" in result.output
+    assert "decks/tiny.yaml:3: error: card size 'poster' on letter" in result.output
     assert "does not fit" in result.output
     assert not (tmp_path / "o").exists()
 

@@ -214,7 +214,7 @@ def test_unknown_table_in_a_template_is_one_clear_error(project_copy, tmp_path):
     out = tmp_path / "out"
     result = run_cli("build", "reference", "--source", project_copy, "--out", out)
     assert result.exit_code == 2
-    assert f"sheet.html.j2:{line}: table(\"hireling-moral\"): no table 'hireling-moral'" \
+    assert f"sheet.html.j2:{line}: error: table(\"hireling-moral\"): no table 'hireling-moral'" \
         in result.output
     assert "did you mean 'hireling-morale'?" in result.output
     assert not out.exists()
@@ -232,7 +232,7 @@ def test_a_block_that_does_not_fit_names_sheet_and_block(project_copy, tmp_path)
     out = tmp_path / "out"
     result = run_cli("build", "reference", "--source", project_copy, "--out", out)
     assert result.exit_code == 2, result.output
-    assert f"hammersmith-reference.yaml:{line}: block 'Crowded' (page 1, column 2) does " \
+    assert f"hammersmith-reference.yaml:{line}: error: block 'Crowded' (page 1, column 2) does " \
            "not fit: it runs" in result.output
     assert "past the bottom of its column 2" in result.output
     assert "block 'Morale' (page 1, column 2) does not fit" in result.output
@@ -312,7 +312,7 @@ def test_a_table_id_computed_in_a_template_is_checked_when_composing(project_cop
     line = _line_of(own / "sheet.html.j2", "morale-")
     result = run_cli("build", "reference", "--source", project_copy, "--out", tmp_path / "o")
     assert result.exit_code == 2
-    assert f"sheet.html.j2:{line}: table(\"morale-target\"): no table 'morale-target'" \
+    assert f"sheet.html.j2:{line}: error: table(\"morale-target\"): no table 'morale-target'" \
         in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "o").exists()

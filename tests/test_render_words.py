@@ -118,8 +118,9 @@ def test_composed_words_keep_their_source():
 
 def test_the_guide_without_the_column_span_fix_fails_naming_the_weapons_table(tmp_path):
     """WeasyPrint's own column layout (the fix switched off) loses the end of the Weapons
-    table on Letter: the build fails at the table's directive line, naming words that are
-    in the table's YAML, and writes nothing (the fix itself: test_render_column_span.py)."""
+    table on A4: the build fails at the table's directive line, naming words that are in
+    the table's YAML, and writes nothing (the fix itself: test_render_column_span.py). (On
+    Letter the same wrong resume point now ends in an IndexError inside WeasyPrint.)"""
     import os
     import subprocess
     import sys
@@ -131,7 +132,8 @@ def test_the_guide_without_the_column_span_fix_fails_naming_the_weapons_table(tm
     out = tmp_path / "out"
     env = dict(os.environ, PRINTSHOP_WEASYPRINT_PATCHES="column-span-resume")
     done = subprocess.run(
-        [sys.executable, "-m", "printshop", "build", "players-guide", "--strict", "--quiet",
+        [sys.executable, "-m", "printshop", "build", "players-guide", "--paper", "a4",
+         "--strict", "--quiet",
          "--source", str(RULES_SRC), "--out", str(out)],
         env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 2, done.stderr

@@ -53,11 +53,11 @@ def _settled(preview, files) -> dict | None:
     return state if ok else None
 
 
-def get(preview, path: str) -> tuple[int, dict, bytes]:
+def get(preview, path: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
     host, port = preview.server.server_address[:2]
     connection = http.client.HTTPConnection(host, port, timeout=30)
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
         return response.status, dict(response.getheaders()), response.read()
     finally:
@@ -109,6 +109,75 @@ def test_events_stream_the_build_state(preview):
     state = json.loads(response.readline().removeprefix(b"data: "))
     connection.close()
     assert state["outputs"]["book"] == ["book.html", "book.pdf"] and state["problems"] == []
+
+
+# --- the book stays on this machine (DNS rebinding, other sites' pages) --------------------
+PRIVATE = ["/", "/book.pdf", "/book.html", "/preview/book", "/_events",
+           "/_pages/book.pdf/index.json", "/_pages/book.pdf/1.png", "/_assets/preview.js"]
+
+
+@pytest.mark.parametrize("path", PRIVATE)
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1.evil.example",
+                                  "localhost.evil.example:{port}", "", "[::2]:{port}"])
+def test_a_request_for_another_host_name_is_refused(preview, path, host):
+    """`curl -H "Host: evil.example" http://127.0.0.1:8000/book.pdf`: what a page of
+    evil.example sends once its name points at 127.0.0.1."""
+    port = preview.server.server_address[1]
+    status, headers, body = get(preview, path, {"Host": host.format(port=port)})
+    assert status == 403 and body.startswith(b"forbidden: this server answers only")
+    assert b"%PDF" not in body and b"Lore" not in body and b"event: state" not in body
+    assert not [h for h in headers if h.lower().startswith("access-control-")]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LocalHost:{port}",
+                                  "[::1]:{port}", "127.0.0.1"])
+def test_its_own_names_are_answered(preview, host):
+    port = preview.server.server_address[1]
+    status, headers, body = get(preview, "/book.pdf", {"Host": host.format(port=port)})
+    assert status == 200 and body == (preview.service.out / "book.pdf").read_bytes()
+
+
+@pytest.mark.parametrize("origin", ["https://evil.example", "http://evil.example:{port}",
+                                    "null", "http://localhost:1", "https://127.0.0.1:{port}"])
+@pytest.mark.parametrize("path", ["/book.pdf", "/_events", "/"])
+def test_a_request_from_another_sites_page_is_refused(preview, origin, path):
+    port = preview.server.server_address[1]
+    status, headers, body = get(preview, path, {"Origin": origin.format(port=port)})
+    assert status == 403 and b"other sites" in body
+    assert not [h for h in headers if h.lower().startswith("access-control-")]
+
+
+def test_its_own_pages_origin_is_answered_without_cors_headers(preview):
+    port = preview.server.server_address[1]
+    for origin in (f"http://127.0.0.1:{port}", f"http://localhost:{port}"):
+        status, headers, _ = get(preview, "/_pages/book.pdf/index.json", {"Origin": origin})
+        assert status == 200
+        assert not [h for h in headers if h.lower().startswith("access-control-")]
+        assert headers["Cross-Origin-Resource-Policy"] == "same-origin"
+
+
+def test_a_wildcard_address_answers_to_numbers_and_this_machines_names():
+    import socket
+
+    from printshop.serve.http import own_host_names
+
+    class Server:       # PreviewServer's checks without a socket
+        from printshop.serve.http import PreviewServer
+        own_host = PreviewServer.own_host
+        own_origin = PreviewServer.own_origin
+        server_address = ("0.0.0.0", 8000)
+        hosts = own_host_names("0.0.0.0")
+
+    lan = Server()
+    for good in ("192.168.1.7:8000", "10.0.0.2", "[fe80::1]:8000", "localhost:8000",
+                 f"{socket.gethostname()}:8000"):
+        assert lan.own_host(good), good
+    for bad in ("evil.example:8000", "192.168.1.7.nip.io:8000", ""):
+        assert not lan.own_host(bad), bad
+    assert lan.own_origin("http://192.168.1.7:8000")
+    assert not lan.own_origin("http://192.168.1.7:8001")
+    named = own_host_names("desk.example")
+    assert "desk.example" in named and "*" not in named
 
 
 # --- in a browser -----------------------------------------------------------------------------
@@ -176,7 +245,7 @@ def test_a_broken_yaml_file_shows_an_overlay_until_it_is_fixed(browser, preview)
         overlay = page.locator("#printshop-overlay")
         overlay.wait_for(timeout=60_000)
         text = overlay.inner_text()
-        assert "omens.yaml:9:1: YAML syntax" in text
+        assert "omens.yaml:8:7: error: this [ is never closed" in text
         assert "Read the omens" in frame_text(page)  # the last good page stays under it
         table.write_text(good)
         overlay.wait_for(state="detached", timeout=60_000)
@@ -229,6 +298,80 @@ def test_a_saved_chapter_shows_alone_first_then_the_whole_book(browser, preview)
         page.close()
 
 
+def test_the_index_lists_each_product_with_title_first_page_and_pages(browser, preview):
+    from conftest import pdf_reader
+
+    wait_until(lambda: _settled(preview, {"book.pdf", "deck-a.pdf"}), what="a quiet build")
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    try:
+        page.goto(preview.url)
+        page.wait_for_function("document.querySelectorAll('#products .thumb img').length == 3"
+                               " && [...document.querySelectorAll('#products .thumb img')]"
+                               ".every(i => i.complete && i.naturalWidth > 0)",
+                               timeout=30_000)
+        cards = page.locator("#products li.product-card")
+        assert cards.locator(".title").all_inner_texts() == ["Tiny Game", "Deck a", "Deck b"]
+        out = preview.service.out
+        for n, name in enumerate(("book", "deck-a", "deck-b")):
+            pages = len(pdf_reader(out / f"{name}.pdf").pages)
+            assert cards.nth(n).locator(".facts").inner_text() == \
+                f"{name} · {pages} page{'s' if pages != 1 else ''}"
+        width = page.evaluate("document.querySelector('#products .thumb img').naturalWidth")
+        assert width == 184   # Letter at 22 dpi: a thumbnail, not the page
+    finally:
+        page.close()
+
+
+def test_warnings_show_in_the_browser_until_they_are_fixed(browser, preview):
+    """A dangling link is a warning: the terminal says it, and so do the pages (a badge on
+    the index's product and on its own page, the list on click), not 'up to date'."""
+    wait_until(lambda: _settled(preview, {"book.pdf"}), what="a quiet build")
+    chapter = preview.service.source / "guide" / "03-lore.md"
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    try:
+        chapter.write_text(LONG_CHAPTER + "\nSee [[The Lost Vault]].\n")
+        page.goto(preview.url)
+        badge = page.locator("#product-book .badge")
+        badge.wait_for(timeout=60_000)
+        assert badge.inner_text() == "1 warning"
+        assert page.locator("#product-deck-a .badge").count() == 0
+        page.wait_for_function("document.querySelector('#status').textContent == "
+                               "'up to date, 1 warning'", timeout=60_000)
+        listed = page.locator("#warnings-book")
+        assert listed.is_hidden()
+        badge.click()
+        assert listed.is_visible()
+        line = listed.inner_text()
+        assert "03-lore.md:" in line and ": warning: cross-reference [[The Lost Vault]]" in line
+        product = open_preview(browser, preview, "book")
+        try:
+            product.locator("#warnings .badge").click()
+            assert "[[The Lost Vault]]" in product.locator("#warning-list").inner_text()
+            chapter.write_text(LONG_CHAPTER)
+            product.locator("#warnings .badge").wait_for(state="detached", timeout=60_000)
+            assert product.locator("#status").inner_text() in ("up to date", "building…")
+        finally:
+            product.close()
+    finally:
+        chapter.write_text(LONG_CHAPTER)
+        page.close()
+
+
+def test_the_terminal_says_each_problem_once_while_it_lasts(tmp_path):
+    from printshop.errors import Problem
+    from printshop.serve.service import BuildService
+
+    said = []
+    service = BuildService(tmp_path, tmp_path / "build", log=said.append)
+    problem = Problem("tables/omens.yaml", "this [ is never closed", 8, 7)
+    for _ in range(3):   # the HTML edition, the whole product, another product
+        service._say([problem], [])
+    assert said == ["tables/omens.yaml:8:7: error: this [ is never closed"]
+    service._forget_fixed()      # fixed (no product has it now): said again if it returns
+    service._say([problem], [])
+    assert len(said) == 2
+
+
 def test_a_chapter_preview_is_served_only_while_there_is_one(preview):
     wait_until(lambda: _settled(preview, {"book.pdf"}), what="a quiet build")
     assert get(preview, "/_pages/_preview/book.pdf/index.json")[0] == 404
@@ -251,6 +394,7 @@ def test_serve_help_has_examples():
 
     result = run_cli("serve", "--help")
     assert result.exit_code == 0
-    assert "printshop serve --source ~/my-book" in result.output
+    assert "printshop serve rules            # only the book" in result.output
     assert "--host" in result.output and "127.0.0.1" in result.output
-    assert "alone first" in result.output and "#players-guide.pdf" in result.output
+    assert "alone first" in result.output and "/preview/rules#rules.pdf" in result.output
+    assert "/make" in result.output and "Host" in result.output

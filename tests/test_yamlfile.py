@@ -30,11 +30,45 @@ def test_duplicate_key_names_both_lines(tmp_path):
     assert messages(exc) == [f"{tmp_path}/x.yaml:3:1: duplicate key 'a' (first given on line 1)"]
 
 
-def test_bad_indentation_is_a_located_syntax_error(tmp_path):
+# What people get wrong by hand, and what they are told: (text, line, column, message).
+SYNTAX_MISTAKES = [
+    ("rows:\n  - roll: 1\n    result: a\n   - roll: 2\n    result: b\n", 4, 4,
+     "this item is indented 3 spaces; the items above it 2"),
+    ("id: w\nrows:\n  - roll: 1-3\n   result: a\n  - roll: 4-6\n    result: b\n", 4, 4,
+     "this line is indented 3 spaces; the line above it 4"),
+    ("a:\n    b: 1\n  c: 2\n", 3, 3, "this line is indented 2 spaces; the line above it 4"),
+    ("title: x\n  bad: indent\n", 2, 3, "this line is indented 2 spaces; the line above it 0 "
+     "(it has its value already"),
+    ("a:\n\tb: 1\n", 2, 1, "a tab character: YAML indents with spaces only"),
+    ('title: "Hello\nnext: 1\nmore: 2\n', 1, 8, 'this quote (") is never closed'),
+    ("title: 'It''s\nnext: 1\n", 1, 8, "this quote (') is never closed"),
+    ("title: Note: this\n", 1, 12, "a second ':' in this line: put the value in quotes"),
+    ("a: 1\nb\nc: 2\n", 2, 1, "this line has no ':' after its key"),
+    ("decks: [a, b\nnext: 1\n", 1, 8, "this [ is never closed: end the list with ]"),
+    ("a: 1\noops: {\n", 2, 7, "this { is never closed: the file ends before its }"),
+    ("a: 1\nbad: [unclosed, 'x]'\n", 2, 6, "this [ is never closed: the file ends before its ]"),
+    ("a: @b\n", 1, 4, "a value cannot start with '@': put the value in quotes"),
+    ("a:\n  - x\n  b: 1\n", 3, 3, "this line is not a list item but is indented like the "
+     "items above it (2 spaces)"),
+    ('title: "Hello" world\n', 1, 16, "text after the closing quote"),
+]
+
+
+@pytest.mark.parametrize("text, line, column, message", SYNTAX_MISTAKES)
+def test_syntax_mistakes_are_explained_in_plain_words(tmp_path, text, line, column, message):
     with pytest.raises(PrintshopError) as exc:
-        load_yaml(write(tmp_path, "title: x\n  bad: indent\n"))
-    problem = exc.value.problems[0]
-    assert problem.line == 2 and "YAML syntax" in problem.message
+        load_yaml(write(tmp_path, text))
+    problem, = exc.value.problems
+    assert (problem.line, problem.column) == (line, column)
+    assert problem.message.startswith(message)
+    assert "<block" not in problem.message and "while parsing" not in problem.message
+
+
+def test_other_syntax_errors_keep_pyyamls_words_in_one_line(tmp_path):
+    with pytest.raises(PrintshopError) as exc:
+        load_yaml(write(tmp_path, "a: 1\n--- !\nb: 2\n"))
+    problem, = exc.value.problems
+    assert problem.line and "\n" not in problem.message
 
 
 @pytest.mark.parametrize("text", ["NO", "yes", "12:30", "010", "1e3", "0x1F", "on", "~x"])

@@ -1,4 +1,4 @@
-"""The command line: printshop build | check | new | preflight | roll | serve.
+"""The command line: printshop build | check | kit | new | preflight | roll | serve.
 
 The group and --version are here; each command is in the module named for what it does
 (project_commands, preflight_command, roll_commands), and the options and error reporting
@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from printshop import __version__
+from printshop.cli.kit_command import kit
 from printshop.cli.preflight_command import preflight
 from printshop.cli.project_commands import build, bundle, check, new, serve
 from printshop.cli.roll_commands import roll
@@ -55,13 +56,20 @@ def _print_patches() -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              epilog="""\b
-Examples:
-  printshop new my-game                   start a new game project in ./my-game
-  printshop build                         build every product into build/
-  printshop build players-guide --paper a4
-  printshop check                         validate the source without rendering
-  printshop serve                         live preview at http://127.0.0.1:8000/
-  printshop build --source ~/my-novel --out /tmp/novel   a folder of Markdown as a book
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop build                  # every product into build/
+  printshop build rules --paper a4   # one product, on A4
+  printshop check                  # every problem, without rendering anything
+  printshop serve                  # live preview at http://127.0.0.1:8000/
+
+\b
+Start a project, or print a folder of Markdown from elsewhere:
+  printshop new my-game            # a small game that builds as it is, in ./my-game
+  printshop build --source ~/my-novel --out ~/my-novel-book   # any Markdown, as a book
+
+\b
+The project is found from any folder inside it (printshop.yaml, here or above).
+Completion of commands and product names: see docs/command-line.md (bash, zsh, fish).
 """)
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
               callback=lambda ctx, _param, value: _print_version(ctx) if value else None,
@@ -75,6 +83,7 @@ cli.add_command(serve)
 cli.add_command(check)
 cli.add_command(new)
 cli.add_command(bundle)
+cli.add_command(kit)
 cli.add_command(preflight)
 cli.add_command(roll)
 

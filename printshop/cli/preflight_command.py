@@ -7,18 +7,20 @@ from pathlib import Path
 
 import click
 
-from printshop.cli.options import debug_option, default_source, source_option
+from printshop.cli.options import debug_option, locate_project, source_option
 from printshop.cli.problems import handle_errors
 from printshop.errors import PrintshopError
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop preflight build/players-guide.pdf --profile dtrpg-book
-  printshop preflight build/event-deck.pdf --profile dtc-cards --card-size poker
-  printshop preflight build/players-guide.pdf --profile dtrpg-book --json
-  printshop preflight build/players-guide-cover.pdf --profile dtrpg-book \
-      --interior build/players-guide.pdf       a cover wrap, sized for its interior
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop build rules omen-deck   # a PDF for home printing, first
+  printshop preflight build/rules.pdf   # checked against the home profile
+  printshop build rules --profile dtrpg-book --out print   # then for DriveThruRPG
+  printshop preflight print/rules.pdf --profile dtrpg-book
+  printshop preflight print/rules.pdf --profile dtrpg-book --json   # for scripts
+  printshop build rules --profile dtrpg-book --cover --out print   # and its cover wrap
+  printshop preflight print/rules-cover.pdf --profile dtrpg-book --interior print/rules.pdf
 """)
 @click.argument("pdf", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--profile", "profile_name", default="home", show_default=True,
@@ -54,7 +56,10 @@ def preflight(pdf, profile_name, card_size, interior, cover_paper, spine_width, 
 
     # the project's print profiles, card sizes and ICC files: its folder as `build` reads
     # it (one with printshop.yaml, a folder keeping it in rules-src/, or a manuscript)
-    root = rules_folder(source or default_source())
+    try:
+        root = rules_folder(locate_project(source).source)
+    except PrintshopError:   # no project here: printshop's own profiles
+        root = Path(".")
     root = root if root.is_dir() else None
     profile = get_profile(profile_name, root)
     if not pdf.is_file():

@@ -1,6 +1,8 @@
-"""How the command line reports: each problem once as `file:line: message`, then exit 2
-(bad input) or 1 (a bug: one line, the traceback only with --debug), never a traceback
-for bad input; and the system libraries checked before anything renders."""
+"""How the command line reports: each problem once as `file:line:col: error|warning:
+message` (printshop.diagnostics: an error's source line under it, colour on a terminal),
+errors and warnings together, sorted; then exit 2 (bad input) or 1 (a bug: one line, the
+traceback only with --debug), never a traceback for bad input; and the system libraries
+checked before anything renders."""
 
 from __future__ import annotations
 
@@ -11,22 +13,26 @@ import traceback
 
 import click
 
+from printshop import diagnostics
 from printshop.errors import PrintshopError, unique_sorted
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
 
 
-def echo_problems(problems, prefix: str = "") -> None:
-    for problem in unique_sorted(problems):
-        click.echo(f"{prefix}{problem}" if not prefix else _with_prefix(problem, prefix),
-                   err=True)
+def stderr_colour() -> bool:
+    return diagnostics.use_colour(sys.stderr)
 
 
-def _with_prefix(problem, prefix: str) -> str:
-    text = str(problem)
-    where, sep, message = text.partition(": ")
-    return f"{where}: {prefix}{message}" if sep else f"{prefix}{text}"
+def echo_problems(errors=(), warnings=()) -> None:
+    """Errors and warnings on standard error, each once, sorted, in the one format."""
+    colour = stderr_colour()
+    for text in diagnostics.render_all(errors, warnings, colour):
+        click.echo(text, err=True, color=colour)
+
+
+def echo_warnings(warnings) -> None:
+    echo_problems((), warnings)
 
 
 def check_system_libraries(quiet: bool = False) -> None:
@@ -55,10 +61,10 @@ def handle_errors(function):
             return function(*args, **kwargs)
         except PrintshopError as exc:
             problems = unique_sorted(exc.problems)
-            echo_problems(problems)
-            count = len(problems)
-            click.echo(f"printshop: {count} problem{'s' if count != 1 else ''}; nothing was "
-                       "written", err=True)
+            warnings = [w for w in unique_sorted(exc.warnings) if w not in set(problems)]
+            echo_problems(problems, warnings)
+            click.echo(f"printshop: {diagnostics.summary(len(problems), len(warnings))}; "
+                       "nothing was written", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except KeyboardInterrupt:
             click.echo("printshop: interrupted; nothing was written", err=True)

@@ -1,4 +1,4 @@
-"""The commands that work on a project: build, serve, check and new."""
+"""The commands that work on a project: build, bundle, serve, check and new."""
 
 from __future__ import annotations
 
@@ -8,31 +8,34 @@ from pathlib import Path
 
 import click
 
-from printshop.cli.options import (PAPERS, card_print_options, debug_option, default_source,
-                                   source_option)
-from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_problems,
-                                    handle_errors)
+from printshop.cli.options import (PAPERS, Choice, card_print_options, complete_products,
+                                   debug_option, project_folder, serial_option, source_option)
+from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_warnings,
+                                    handle_errors, stderr_colour)
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop build                           every product of rules-src/printshop.yaml
-  printshop build players-guide --paper a5  one product, on A5
-  printshop build --strict                  fail on any warning (CI does this)
-  printshop build --source manuscript/ --out out/   a folder of Markdown chapters as a book
-  printshop build event-deck --layout foldover --paper a4   a card deck for a simplex printer
-  printshop build players-guide --profile dtrpg-book   PDF/X-1a, CMYK, bleed: DriveThruRPG
-  printshop build event-deck --profile dtc-cards        one card a page for DriveThruCards
-  printshop build players-guide --profile dtrpg-book --cover   the interior and its cover wrap
-  printshop build players-guide --paper a4 --layout booklet   an A5 booklet on A4 sheets
-  printshop build quickstart --layout pocketmod        an 8-page zine on one sheet
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop build                      # every product of printshop.yaml into build/
+  printshop build rules --paper a5     # one product, on A5
+  printshop build --strict             # fail on any warning (as CI should)
+  printshop build omen-deck --layout foldover --paper a4   # for a one-sided printer
+  printshop build rules --profile dtrpg-book --out print   # PDF/X-1a, CMYK, bleed
+  printshop build omen-deck --profile dtc-cards --out print   # a card a page, bleed
+  printshop build rules --profile dtrpg-book --cover --out print   # and its cover wrap
+  printshop build rules --paper a4 --layout booklet   # an A5 booklet on A4 sheets
+  printshop build reference --layout pocketmod   # up to 8 pages on one sheet, a zine
+
+\b
+A folder of Markdown chapters from elsewhere, as a book:
+  printshop build --source ~/my-novel --out ~/my-novel-book
 """)
-@click.argument("products", nargs=-1)
+@click.argument("products", nargs=-1, shell_complete=complete_products)
 @source_option
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
-              help="Output folder (default: ./build, or DIR/build with --source DIR). Any "
-                   "other place must be named here.")
-@click.option("--paper", type=click.Choice(PAPERS), default=None,
+              help="Output folder (default: the project's build/, or DIR/build with --source "
+                   "DIR). Any other place must be named here.")
+@click.option("--paper", type=Choice(PAPERS), default=None,
               help="Paper for every product (default: each product's, else the manifest's).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--profile", "profile", default=None, metavar="NAME",
@@ -48,6 +51,7 @@ Examples:
                    "(e.g. 0.352in or 8.94mm), instead of the formula.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@serial_option
 @click.option("--timeout", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
               help="Stop a render that takes longer than this (default 600; "
                    "PRINTSHOP_RENDER_TIMEOUT).")
@@ -70,24 +74,23 @@ def build(products, source, out, paper, strict, profile, cover, spine_width, job
     delete); --force ignores it.
     """
     from printshop.builder import build_project
-
-    def progress(message: str) -> None:
-        if not quiet:
-            click.echo(f"printshop: {message}", err=True)
+    from printshop.cli.progress import progress_reporter
 
     check_patch_switches()
+    located = project_folder(source, quiet)
     if out is None:  # never write outside the project unless the user says where
-        out = Path(source) / "build" if source is not None else Path("build")
-    report = build_project(source or default_source(), out, list(products) or None,
-                           paper=paper, strict=strict, jobs=jobs, progress=progress,
-                           uncompressed=uncompressed, timeout=timeout, force=force,
-                           context_options={"card_options": card_options,
-                                            "layout": page_layout, "cover": cover,
-                                            "spine_width": spine_width},
-                           profile=profile,
-                           # only when something is rendered: a no-op build stays fast
-                           before_render=lambda: check_system_libraries(quiet))
-    echo_problems(report.warnings, prefix="warning: ")
+        out = located.home / "build"
+    with progress_reporter(quiet) as progress:   # a bar on a terminal, else lines
+        report = build_project(located.source, out, list(products) or None,
+                               paper=paper, strict=strict, jobs=jobs, progress=progress,
+                               uncompressed=uncompressed, timeout=timeout, force=force,
+                               context_options={"card_options": card_options,
+                                                "layout": page_layout, "cover": cover,
+                                                "spine_width": spine_width},
+                               profile=profile,
+                               # only when something is rendered: a no-op build stays fast
+                               before_render=lambda: check_system_libraries(quiet))
+    echo_warnings(report.warnings)
     if not quiet:
         for path in report.written:
             click.echo(f"wrote {path}")
@@ -104,31 +107,36 @@ def build(products, source, out, paper, strict, profile, cover, spine_width, job
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop serve                          build, then open http://127.0.0.1:8000/
-  printshop serve players-guide            only the guide: save a chapter, see the page
-  printshop serve --source ~/my-book       a folder of Markdown chapters as a book
-  printshop serve --port 8080 --host 0.0.0.0   let other machines on the network look
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop serve                  # build, then open http://127.0.0.1:8000/
+  printshop serve rules            # only the book: save a chapter, see the page
+  printshop serve --port 8080      # another port
+  printshop serve --host 0.0.0.0   # a registration desk: other machines may look
 
 \b
 A saved chapter shows in the PDF view alone first, a few seconds after the save, with
 the page numbers, running heads and references it has in the book, under a banner:
-  Chapter 6 only ("Playing the Game", pages 21-30): the whole book is rendering...
-then the whole book replaces it. Try it:
-  printshop serve players-guide
-  # open http://127.0.0.1:8000/preview/players-guide#players-guide.pdf
-  echo "A new closing line." >> rules-src/guide/06-playing.md
+  Chapter 1 only ("Playing the Game", pages 3-4): the whole book is rendering...
+then the whole book replaces it. Try it: run `printshop serve rules`, open
+http://127.0.0.1:8000/preview/rules#rules.pdf, then in another terminal:
+  echo "A new closing line." >> guide/01-playing.md
+Warnings show as a badge; http://127.0.0.1:8000/make rolls a pack or builds a kit.
+Only requests addressed to this server are answered (its Host), never another site's.
 """)
-@click.argument("products", nargs=-1)
+@click.argument("products", nargs=-1, shell_complete=complete_products)
 @source_option
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
-              help="Output folder (default: ./build, or DIR/build with --source DIR).")
+              help="Output folder (default: the project's build/, or DIR/build with --source "
+                   "DIR).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Only this machine can connect unless you change it.")
+              help="Address to listen on. Only this machine can connect unless you change it. "
+                   "Requests are answered only when addressed to this address (or "
+                   "localhost), and never for another web site's page.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@serial_option
 @debug_option
 @handle_errors
 def serve(products, source, out, port, host, jobs, debug):
@@ -143,21 +151,25 @@ def serve(products, source, out, port, host, jobs, debug):
     from printshop.serve import run
 
     check_system_libraries()
+    located = project_folder(source)
     if out is None:
-        out = Path(source) / "build" if source is not None else Path("build")
+        out = located.home / "build"
 
     def log(message: str) -> None:
         click.echo(message, err=True)
 
-    run(source or default_source(), out, list(products) or None, host, port, jobs, log)
+    run(located.source, out, list(products) or None, host, port, jobs, log,
+        stderr_colour())
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop check
-  printshop check --source rules-src --strict
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop check                  # every product: every problem at once, nothing rendered
+  printshop check --strict         # warnings count as problems (exit status 2)
+  printshop check rules reference  # only these products
+  printshop check rules --profile dtrpg-book   # what print-on-demand could not print
 """)
-@click.argument("products", nargs=-1)
+@click.argument("products", nargs=-1, shell_complete=complete_products)
 @source_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--profile", default=None, metavar="NAME",
@@ -169,9 +181,9 @@ def check(products, source, strict, profile, debug):
     """Validate the source (YAML, tables, Markdown, templates) without rendering."""
     from printshop.builder import check_project
 
-    report = check_project(source or default_source(), list(products) or None,
+    report = check_project(project_folder(source).source, list(products) or None,
                            profile=profile)
-    echo_problems(report.warnings, prefix="warning: ")
+    echo_warnings(report.warnings)
     if strict and report.warnings:
         click.echo(f"printshop: {len(report.warnings)} warning(s) and --strict", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -181,10 +193,12 @@ def check(products, source, strict, profile, debug):
 
 
 @click.command("new", epilog="""\b
-Examples:
-  printshop new my-game                     a project in ./my-game, titled "My Game"
-  printshop new ~/games/tunnel-rats --title "Tunnel Rats!"
-  cd my-game && printshop build             the book, the deck and the reference sheet
+Examples (explanations after #):
+  printshop new my-game            # a project in ./my-game, titled "My Game"
+  printshop new tunnel-rats --title "Tunnel Rats!"
+  printshop new .                  # here, in an empty folder
+then, in the project's folder:
+  printshop build                  # the book, the deck and the reference sheet
 """)
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--title", default=None, help="The game's title (default: from the folder's "
@@ -206,15 +220,16 @@ def new(folder, title, debug):
 
 
 @click.command(epilog="""\b
-Examples:
-  printshop bundle                          build/hammercrawl-print-and-play/ and .zip
-  printshop bundle --paper a4               the same on A4: A5 booklets, A4 card sheets
-  printshop bundle --source ~/my-game --out /tmp/pnp
+Examples (in a project made by `printshop new`; explanations after #):
+  printshop bundle                 # build/my-game-print-and-play/ and its .zip
+  printshop bundle --paper a4      # the same on A4: A5 booklets, A4 card sheets
+  printshop bundle --out print-and-play   # into another folder
 """)
 @source_option
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="DIR",
-              help="Output folder (default: ./build, or DIR/build with --source DIR).")
-@click.option("--paper", type=click.Choice(("letter", "a4")), default=None,
+              help="Output folder (default: the project's build/, or DIR/build with --source "
+                   "DIR).")
+@click.option("--paper", type=Choice(("letter", "a4")), default=None,
               help="The paper everything prints on (default: the manifest's).")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
@@ -233,17 +248,16 @@ def bundle(source, out, paper, strict, jobs, quiet, debug):
     is reproducible: fixed dates, entries in name order.
     """
     from printshop.bundle import make_bundle
+    from printshop.cli.progress import progress_reporter
 
-    def progress(message: str) -> None:
-        if not quiet:
-            click.echo(f"printshop: {message}", err=True)
-
+    located = project_folder(source, quiet)
     if out is None:
-        out = Path(source) / "build" if source is not None else Path("build")
-    report = make_bundle(source or default_source(), out, paper=paper, strict=strict,
-                         jobs=jobs, progress=progress,
-                         before_render=lambda: check_system_libraries(quiet))
-    echo_problems(report.warnings, prefix="warning: ")
+        out = located.home / "build"
+    with progress_reporter(quiet) as progress:
+        report = make_bundle(located.source, out, paper=paper, strict=strict,
+                             jobs=jobs, progress=progress,
+                             before_render=lambda: check_system_libraries(quiet))
+    echo_warnings(report.warnings)
     if not quiet:
         for entry in report.entries:
             click.echo(f"  {entry.file}: {entry.what}")

@@ -36,14 +36,15 @@ class BuildContext:
     paper: str | None = None          # --paper overrides every product's paper
     strict: bool = False
     uncompressed: bool = False        # tests read PDFs as text
-    renderer: object | None = None    # printshop.render.pool.renderer.Renderer while building
+    renderer: object | None = None    # printshop.render.renderer.Renderer while building
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
     layout: str | None = None         # --layout booklet|pocketmod (products/layouts.py)
     cover: bool = False               # --cover: a book's cover wrap too (products/book/cover.py)
     spine_width: str | None = None    # --spine-width: the wrap's spine, from the vendor
-    # renders one product reuses in another (products/includes.py), made once per build
+    # renders one product reuses in another (products/characters/includes.py), made once
+    # per build
     shared: dict = field(default_factory=deps.SharedRenders)
 
     def warn(self, problem: Problem) -> None:
@@ -64,6 +65,9 @@ class Product:
         # may make a build faster, never change what it makes
         self.cache_extra: dict = {}
         self.last_build: dict = {}
+        # a stand-in for an entry with mistakes (load_products with keep_going): checked
+        # for its other mistakes, never built
+        self.provisional = False
 
     def check(self, ctx: BuildContext) -> None:
         """Validate everything this product needs, without rendering."""
@@ -116,15 +120,25 @@ def load_products(project: Project, names: list[str] | None = None,
     """The products of the manifest (all, or those named), options validated. `profile`
     (--profile) replaces each product's `profile` option, so it is part of the options
     (and of anything that hashes them). `overrides` replaces entries ({name: entry};
-    `serve` builds the HTML edition first so)."""
+    `serve` builds the HTML edition first so).
+
+    A project loaded with `keep_going` keeps its products' problems in `project.problems`
+    and returns, besides the good products, a stand-in for each entry whose mistakes leave
+    something to check (`provisional`: a misspelt kind read as the kind it resembles, a
+    wrong option left out), so that one run reports the entry's other mistakes too. A
+    provisional product is checked, never built."""
+    from printshop.source.choices import close_match, fold_case
+
     problems = Problems()
     declared = project.manifest.products
     for name in names or []:
         if name not in declared:
             known = ", ".join(declared) or "none"
             problems.add(project.manifest_path or project.root,
-                         f"no product '{name}' in the manifest (products: {known})")
-    problems.raise_if_any()
+                         f"no product '{name}' in the manifest{_did_you_mean(name, declared)} "
+                         f"(products: {known})")
+    if not project.keep_going:
+        problems.raise_if_any()
     doc = load_yaml(project.manifest_path) if project.manifest_path else None
     products = []
     for name, raw in declared.items():
@@ -134,17 +148,42 @@ def load_products(project: Project, names: list[str] | None = None,
             raw = overrides[name]
         else:  # a kit including this product depends on its entry (printshop.deps)
             deps.record_entry(name, raw)
+        provisional = False
         kind = raw.get("kind") if isinstance(raw, dict) else None
-        if kind not in PRODUCT_MODULES:
+        if isinstance(kind, str) and fold_case(kind, PRODUCT_MODULES) in PRODUCT_MODULES:
+            kind = fold_case(kind, PRODUCT_MODULES)
+            raw = {**raw, "kind": kind}
+        elif isinstance(raw, dict):
             where = doc.pos(("products", name, "kind")) if doc else None
+            guess = close_match(kind, PRODUCT_MODULES) if isinstance(kind, str) else None
+            hint = (f" (did you mean '{guess}'?)" if guess else
+                    f" (kinds: {', '.join(sorted(PRODUCT_MODULES))})")
             problems.add(project.manifest_path or project.root,
-                         f"products.{name}.kind: '{kind}' is not a product kind (kinds: "
-                         f"{', '.join(sorted(PRODUCT_MODULES))})",
-                         where.line if where else None)
+                         f"products.{name}.kind: '{kind}' is not a product kind{hint}"
+                         if kind is not None else f"products.{name}.kind: missing (the "
+                         f"product's kind: {', '.join(sorted(PRODUCT_MODULES))})",
+                         where.line if where else None, where.column if where else None)
+            if guess is None or not project.keep_going:
+                continue
+            kind, raw, provisional = guess, {**raw, "kind": guess}, True
+        else:
+            where = doc.pos(("products", name)) if doc else None
+            problems.add(project.manifest_path or project.root,
+                         f"products.{name}: expected a mapping (kind: …, and the kind's "
+                         "options)", where.line if where else None)
             continue
         cls = product_class(kind)
+        before = len(problems.items)
         try:
-            if doc is not None:
+            if doc is not None and project.keep_going:
+                from printshop.project import validate_leniently
+
+                options = validate_leniently(doc, cls.Options, problems, data=raw,
+                                             loc=("products", name))
+                if options is None:
+                    continue
+                provisional = provisional or len(problems.items) > before
+            elif doc is not None:
                 options = validate(doc, cls.Options, data=raw, loc=("products", name))
             else:
                 options = cls.Options.model_validate(raw)
@@ -167,6 +206,7 @@ def load_products(project: Project, names: list[str] | None = None,
                 continue
         product = cls(project, name, options)
         product.profile_from_cli = profile is not None
+        product.provisional = provisional
         try:
             chosen = product.print_profile()
             if chosen is not None and product.PROFILES == "home" and chosen.for_press:
@@ -179,5 +219,15 @@ def load_products(project: Project, names: list[str] | None = None,
             problems.extend(exc)
             continue
         products.append(product)
+    if project.keep_going:
+        project.problems.items.extend(problems.items)
+        return products
     problems.raise_if_any()
     return products
+
+
+def _did_you_mean(name: str, known) -> str:
+    from printshop.source.choices import close_match
+
+    guess = close_match(name, known)
+    return f" (did you mean '{guess}'?)" if guess else ""

@@ -30,9 +30,9 @@ def signed(value) -> str:
 
 
 def jinja_environment(project: Project, extra_filters: dict | None = None, colours=None):
-    """`colours` (printshop.palette.Colours) is what templates call as colour("name"):
+    """`colours` (printshop.source.palette.Colours) is what templates call as colour("name"):
     sRGB unless a print profile asks for CMYK."""
-    from printshop.palette import Colours
+    from printshop.source.palette import Colours
 
     from printshop.products.markup import FieldMarkup
 
@@ -40,7 +40,10 @@ def jinja_environment(project: Project, extra_filters: dict | None = None, colou
         colours = Colours.for_project(project.root)
     # a field's Markdown, HTML, pictures and :icon[…]: rendered, or a located warning
     fields = FieldMarkup(project.root, colours)
-    filters = {"signed": signed, "md": fields.inline, "md_block": fields.block}
+    from printshop.roll.recipe.values import display
+
+    filters = {"signed": signed, "md": fields.inline, "md_block": fields.block,
+               "shown": display}   # a recipe's value as a sheet prints it
     filters.update(extra_filters or {})
     def class_icon(class_id: str, colour: str | None = None, size: str = "1em"):
         """The icon of a class of tables/classes.yaml (`icon:`), or nothing."""
@@ -95,6 +98,18 @@ def jinja_environment(project: Project, extra_filters: dict | None = None, colou
                                       "credits_so_far": credits_so_far,
                                       "icon_credit": icon_credit,
                                       "class_icons_credit": class_icons_credit})
+
+
+def template_problem(env, name, exc) -> PrintshopError:
+    """A template that cannot be loaded (its syntax, a missing file), as a problem."""
+    import jinja2
+
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
+                                 exc.lineno)
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return PrintshopError.at("templates", f"template not found: {name}")
+    return PrintshopError.at(name, str(exc))
 
 
 def stylesheet(project: Project, name: str) -> Stylesheet:
@@ -177,30 +192,6 @@ def build_date() -> str | None:
     except (ValueError, OverflowError, OSError):
         raise PrintshopError.at("SOURCE_DATE_EPOCH", f"'{epoch}' is not a Unix timestamp") \
             from None
-
-
-class InputDigest:
-    """The project's files this product was built from, each with a short hash, as recorded
-    so far (`printshop.deps`): the colophon says exactly what went into the book and changes
-    only when one of those files does. Iterated lazily, at the end of the template, so every
-    chapter, table, image and template read before it is listed."""
-
-    def __init__(self, project: Project, recorder: deps.Recorder):
-        self.project = project
-        self.recorder = recorder
-
-    def __iter__(self):
-        root = self.project.root
-        files = dict(self.recorder.files)
-        if self.project.manifest_path is not None:
-            files[str(self.project.manifest_path)] = deps.file_digest(self.project.manifest_path)
-        out = []
-        for path, digest in files.items():
-            path = Path(path)
-            if digest == deps.ABSENT or root not in path.parents:
-                continue
-            out.append({"path": path.relative_to(root).as_posix(), "sha256": digest[:12]})
-        return iter(sorted(out, key=lambda item: item["path"]))
 
 
 @lru_cache(maxsize=None)

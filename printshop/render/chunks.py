@@ -71,6 +71,7 @@ class ChunkCache:
 
     def get(self, key: str):
         from printshop.render.weasy.fit import Outside, Overflow
+        from printshop.render.weasy.flow import FlowFinding
         from printshop.render.weasy.slots import slot_from_dict
         from printshop.render.job import RenderResult
         from printshop.errors import Problem
@@ -95,6 +96,7 @@ class ChunkCache:
                 overflows=[Overflow(**o) for o in meta["overflows"]],
                 anchors=meta["anchors"], read=meta["read"], fonts=meta["fonts"],
                 outside=[Outside(**o) for o in meta["outside"]],
+                flow=[FlowFinding(**f) for f in meta.get("flow", [])],
                 strings={name: [tuple(a) for a in found]
                          for name, found in meta.get("strings", {}).items()},
                 slots=[{name: slot_from_dict(d) for name, d in page.items()}
@@ -112,6 +114,7 @@ class ChunkCache:
                 "overflows": [dataclasses.asdict(o) for o in result.overflows],
                 "anchors": result.anchors, "read": result.read, "fonts": result.fonts,
                 "outside": [dataclasses.asdict(o) for o in result.outside],
+                "flow": [dataclasses.asdict(f) for f in result.flow],
                 "strings": result.strings,
                 "slots": [{name: dataclasses.asdict(slot) for name, slot in page.items()}
                           for page in result.slots]}

@@ -1,5 +1,5 @@
 """HTML → PDF with WeasyPrint, with warnings kept and attributed: what a render worker does
-(render/pool/renderer.py hands the jobs to the workers).
+(render/renderer.py hands the jobs to the workers).
 
 Each worker keeps one FontConfiguration per font policy and the parsed stylesheets for the
 whole build
@@ -12,6 +12,7 @@ import atexit
 import contextlib
 import os
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,6 +86,7 @@ class RenderResult:
     read: dict = field(default_factory=dict)  # file → sha256 the render read (printshop.deps)
     fonts: list[str] = field(default_factory=list)  # families of the fonts in the PDF
     outside: list = field(default_factory=list)  # printshop.render.weasy.fit.Outside (page_check)
+    flow: list = field(default_factory=list)  # printshop.render.weasy.flow.FlowFinding (page_check)
     slots: list = field(default_factory=list)  # per page: {name: layers.Slot}
     # with `anchors`: name → [(page, last value set on it)] of every named string it sets
     strings: dict = field(default_factory=dict)
@@ -272,10 +274,23 @@ def render_job(job: RenderJob) -> RenderResult:
     if isinstance(job, Cached):
         return job.result
     reads = deps.Recorder()
+    started = time.process_time()
     with deps.recording(reads):
         result = _render_job(job)
     result.read = reads.files
+    _account("job", started)
     return result
+
+
+# `make bench` (bench/kit.py) measures what the words check costs: with this variable set
+# to a file, each worker appends the CPU seconds of each job and of its words check
+_TIMES = os.environ.get("PRINTSHOP_WORDS_CHECK_TIMES")
+
+
+def _account(what: str, started: float) -> None:
+    if _TIMES:
+        with open(_TIMES, "a", encoding="utf-8") as times:
+            times.write(f"{what} {time.process_time() - started:.6f}\n")
 
 
 def _render_job(job: RenderJob) -> RenderResult:
@@ -336,14 +351,17 @@ def _render_job(job: RenderJob) -> RenderResult:
                 for name in page.anchors:
                     anchors.setdefault(name, number)
             named = assignments(document)
+        flow = []
         lost = []
         if not job.layout_only and not overflows:
             # (a box that overflows is the product's to fit again or report)
             lost = _lost_words(job, document)
         if job.page_check:
             from printshop.render.weasy.fit import find_outside
+            from printshop.render.weasy.flow import find_flow
 
             outside = find_outside(document)
+            flow = find_flow(document, job.first_page)
         geometry = []
         if job.slots or job.overlay is not None:
             from printshop.render.weasy.slots import slot_geometry
@@ -380,6 +398,7 @@ def _render_job(job: RenderJob) -> RenderResult:
     return RenderResult(pdf=pdf, pages=pages,
                         warnings=css_warnings + warnings, refused=css_refused + refused,
                         overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
+                        flow=flow,
                         slots=geometry if job.slots else [], strings=named,
                         kept_by=os.getpid() if kept else 0, resumed=resumed, lost=lost,
                         strings_carried=strings_carried)
@@ -392,10 +411,12 @@ def _lost_words(job: RenderJob, document) -> list[Problem]:
 
     from printshop.render.weasy.words import find_lost
 
-    root = Path(unquote(urlsplit(job.base_url).path)) if job.base_url.startswith("file:") \
-        else None
+    started = time.process_time()
+    root = Path(unquote(urlsplit(job.base_url).path)) \
+        if job.base_url and job.base_url.startswith("file:") else None
     problems = []
     found = find_lost(document)
+    _account("words", started)
     for lost in found:
         path = job.source
         if lost.source:

@@ -20,11 +20,11 @@ class Preview:
 
     def __init__(self, source: Path, out: Path, names: list[str] | None = None,
                  host: str = "127.0.0.1", port: int = 8000, jobs: int | None = None,
-                 log: Callable[[str], None] = print):
+                 log: Callable[[str], None] = print, colour: bool = False):
         from printshop.serve.http import PreviewServer
         from printshop.serve.service import BuildService
 
-        self.service = BuildService(source, out, names, jobs=jobs, log=log)
+        self.service = BuildService(source, out, names, jobs=jobs, log=log, colour=colour)
         try:
             self.server = PreviewServer((host, port), self.service)
         except OSError as exc:
@@ -55,12 +55,12 @@ class Preview:
 
 
 def run(source: Path, out: Path, names: list[str] | None, host: str, port: int,
-        jobs: int | None, log: Callable[[str], None]) -> None:
+        jobs: int | None, log: Callable[[str], None], colour: bool = False) -> None:
     """Serve until Ctrl-C (or SIGTERM)."""
     from printshop.project import Project
 
     Project.load(source)  # a folder that is no project: say so now, not in the browser
-    preview = Preview(source, out, names, host, port, jobs, log).start()
+    preview = Preview(source, out, names, host, port, jobs, log, colour).start()
     log(f"printshop: serving {out} at {preview.url} (Ctrl-C to stop)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         log(f"printshop: listening on {host}: other machines can read the built files")

@@ -16,40 +16,24 @@ attempt) is published to listeners (the server's event streams) after every step
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from printshop.cache import CACHE_DIR
+from printshop.serve.made_here import FormJobs
+from printshop.serve.state import (State, count_phrase, internal_error, mtime_of, page_count,
+                                   product_title, shown_path, version_of)
 
 
-@dataclass
-class State:
-    build: int = 0                      # completed steps (a file or a problem changed)
-    building: bool = False
-    products: list[str] = field(default_factory=list)
-    files: dict[str, str] = field(default_factory=dict)      # output name → version
-    outputs: dict[str, list[str]] = field(default_factory=dict)  # product → its files
-    problems: dict[str, list[str]] = field(default_factory=dict)  # product or "" → lines
-    previews: dict[str, dict] = field(default_factory=dict)   # book → its chapter preview
-
-    def as_json(self) -> dict:
-        lines: list[str] = []
-        for product_problems in self.problems.values():
-            lines += [p for p in product_problems if p not in lines]
-        return {"build": self.build, "building": self.building, "products": self.products,
-                "files": self.files, "outputs": self.outputs, "problems": lines,
-                "previews": self.previews}
-
-
-class BuildService:
+class BuildService(FormJobs):
     def __init__(self, source: Path, out: Path, names: list[str] | None = None,
-                 jobs: int | None = None, log: Callable[[str], None] = print):
+                 jobs: int | None = None, log: Callable[[str], None] = print,
+                 colour: bool = False):
+        self.colour = colour        # the terminal's problems in colour
+        self._logged: set[str] = set()   # problems said in the terminal, still there
         self.source = Path(source).resolve()
         self.out = Path(out).resolve()
         self.names = names
@@ -63,10 +47,11 @@ class BuildService:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._renderer = None
+        self._queued: list[dict] = []   # form jobs waiting for the build thread
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
-        from printshop.render.pool.renderer import Renderer
+        from printshop.render.renderer import Renderer
 
         self._renderer = Renderer(processes=self.jobs)
         # workers ready before the first save: a new one spends about half a second
@@ -124,7 +109,7 @@ class BuildService:
         paths = [self.source] + ([BUILTIN_TEMPLATES] if BUILTIN_TEMPLATES.is_dir() else [])
         for changes in watchfiles.watch(*paths, watch_filter=wanted, stop_event=self._stop,
                                         step=50, debounce=1600, raise_interrupt=False):
-            shown = sorted({_shown(p, self.source) for _, p in changes})
+            shown = sorted({shown_path(p, self.source) for _, p in changes})
             self.mark_dirty(", ".join(shown[:5]) + (" …" if len(shown) > 5 else ""),
                             {p for _, p in changes})
 
@@ -132,13 +117,21 @@ class BuildService:
     def _build_loop(self) -> None:
         while not self._stop.is_set():
             with self.changed:
-                self.changed.wait_for(lambda: self._dirty or self._stop.is_set())
+                self.changed.wait_for(lambda: self._dirty or self._queued
+                                      or self._stop.is_set())
                 if self._stop.is_set():
                     return
+                job = self._queued.pop(0) if self._queued else None
+            if job is not None:   # asked for by someone waiting: before a rebuild
+                self._run_job(job)
+                continue
+            with self.changed:
                 self._dirty = False
                 self.state.building = True
             try:
                 self._cycle()
+                if not self._is_dirty():
+                    self._forget_fixed()
             finally:
                 with self.changed:
                     self.state.building = self._dirty
@@ -190,10 +183,12 @@ class BuildService:
             project = Project.load(self.source)
             products = load_products(project, self.names)
         except PrintshopError as exc:
-            self._publish("", [str(p) for p in exc.problems])
+            exc = _everything(self.source, self.names, exc)
+            self._say(exc.problems, exc.warnings)
+            self._publish("", self._lines(exc.problems, exc.warnings))
             return None
         except Exception as exc:  # a bug: keep serving, say so
-            self._publish("", [_internal(exc)])
+            self._publish("", [internal_error(exc)])
             return None
         self._publish("", [])
         self._html_products = {p.name for p in products
@@ -203,6 +198,7 @@ class BuildService:
                         and "pdf" in (getattr(p.options, "formats", None) or [])}
         with self.changed:
             self.state.products = [p.name for p in products]
+            self.state.titles = {p.name: product_title(project, p) for p in products}
         return [p.name for p in products]
 
     def _html_first(self, names: list[str]) -> list[str]:
@@ -218,23 +214,50 @@ class BuildService:
                                    overrides=overrides,
                                    progress=lambda m: self.log(f"printshop: {m}"))
         except PrintshopError as exc:
-            lines = [str(p) for p in exc.problems]
-            for line in lines:
-                self.log(line)
-            self.log(f"printshop: {name}: {len(lines)} problem(s); still serving the last "
-                     "good files")
-            self._publish(name, lines)
+            if self._say(exc.problems, exc.warnings):
+                self.log(f"printshop: {name}: {count_phrase(exc.problems, exc.warnings)}; still "
+                         "serving the last good files")
+            self._publish(name, self._lines(exc.problems, exc.warnings))
             return
         except Exception as exc:
             self.log(traceback.format_exc())
-            self._publish(name, [_internal(exc)])
+            self._publish(name, [internal_error(exc)])
             return
-        for warning in report.warnings:
-            self.log(f"warning: {warning}")
+        self._say((), report.warnings)
         if report.built:
             edition = " (HTML edition)" if overrides else ""
             self.log(f"printshop: {name}{edition} built in {time.monotonic() - started:.1f} s")
-        self._publish(name, [], overrides is None)
+        self._publish(name, [], overrides is None,
+                      warnings=self._lines((), report.warnings))
+
+    # --- problems: one format, each said once --------------------------------------------------
+    def _lines(self, errors, warnings) -> list[str]:
+        from printshop.diagnostics import render_all
+
+        return render_all(errors, warnings)
+
+    def _say(self, errors, warnings) -> bool:
+        """Problems in the terminal, in colour there, each once while it lasts: the HTML
+        edition, the whole product and every product that reads the same table find the
+        same mistake, and a save that changes nothing else says nothing again."""
+        from printshop.diagnostics import render_all
+
+        plain = self._lines(errors, warnings)
+        shown = render_all(errors, warnings, self.colour)
+        new = False
+        for key, text in zip(plain, shown):
+            if key not in self._logged:
+                self._logged.add(key)
+                self.log(text)
+                new = True
+        return new
+
+    def _forget_fixed(self) -> None:
+        """A problem gone from every product may be said again when it comes back."""
+        with self.changed:
+            current = {line for lines in self.state.problems.values() for line in lines}
+            current |= {line for lines in self.state.warnings.values() for line in lines}
+        self._logged &= current
 
     # --- a saved chapter alone, before the whole book ------------------------------------------
     def _saved_chapters(self, names: list[str], saved: set[str]):
@@ -244,7 +267,7 @@ class BuildService:
         from printshop.products.book.preview import PageMap
 
         sources = []
-        for path in sorted(saved, key=_mtime, reverse=True):   # the latest save first
+        for path in sorted(saved, key=mtime_of, reverse=True):   # the latest save first
             try:   # as the book names them: relative to the project's rules folder
                 sources.append(Path(path).resolve().relative_to(self._root).as_posix())
             except ValueError:
@@ -302,23 +325,32 @@ class BuildService:
                 "file": f"{name}.pdf", "source": source, "title": preview.title,
                 "number": preview.number, "first": preview.first_page,
                 "pages": preview.pages, "replaces": list(preview.replaces),
-                "version": _version(target)}
+                "version": version_of(target)}
             self.state.build += 1
             self.changed.notify_all()
 
-    def _publish(self, name: str, problems: list[str], full: bool = False) -> None:
+    def _publish(self, name: str, problems: list[str], full: bool = False,
+                 warnings: list[str] | None = None) -> None:
         files = dict(self.state.files)
         outputs = dict(self.state.outputs)
         if name and full:
             outputs[name] = self._outputs_of(name)
         for output in [o for names in outputs.values() for o in names] + \
                 [f"{n}.html" for n in getattr(self, "_html_products", ())]:
-            version = _version(self.out / output)
+            version = version_of(self.out / output)
             if version:
                 files[output] = version
+        pages = {f: n for f, n in self.state.pages.items() if f in files}
+        for output in files:
+            if output.endswith(".pdf") and files[output] != self.state.files.get(output):
+                pages[output] = page_count(self.out / output)
         with self.changed:
             changed = (files != self.state.files or outputs != self.state.outputs
                        or problems != self.state.problems.get(name, []))
+            if warnings is not None and warnings != self.state.warnings.get(name, []):
+                self.state.warnings[name] = warnings
+                changed = True
+            self.state.pages = {f: n for f, n in pages.items() if n}
             self.state.files, self.state.outputs = files, outputs
             if problems:
                 self.state.problems[name] = problems
@@ -341,28 +373,16 @@ class BuildService:
             return []
 
 
-def _version(path: Path) -> str | None:
+def _everything(source, names, exc):
+    """The manifest has a problem: every problem of the project, as `check` finds them
+    (nothing is rendered), so that one save shows them all."""
+    from printshop.builder import check_project
+    from printshop.errors import PrintshopError
+
     try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return hashlib.sha256(f"{stat.st_mtime_ns}:{stat.st_size}:{stat.st_ino}".encode()) \
-        .hexdigest()[:12]
-
-
-def _mtime(path: str) -> int:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return 0
-
-
-def _shown(path: str, root: Path) -> str:
-    try:
-        return Path(path).relative_to(root).as_posix()
-    except ValueError:
-        return path
-
-
-def _internal(exc: BaseException) -> str:
-    return f"printshop: internal error: {exc.__class__.__name__}: {exc}"
+        check_project(source, names)
+    except PrintshopError as full:
+        return full
+    except Exception:   # noqa: BLE001 - the first problem is still worth showing
+        return exc
+    return exc

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from printshop.source.card_sizes import CardSize
 from printshop.source.schema import Strict
@@ -22,7 +22,8 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 MAX_DICE_CARDS = 1296  # 4d6; more than that is not a deck anyone shuffles
 DEFAULT_TEMPLATES = {"rows": "cards/result.html.j2", "dice": "cards/dice.html.j2",
                      "playing-cards": "cards/playing-card.html.j2",
-                     "hirelings": "cards/hireling.html.j2"}
+                     "hirelings": "cards/hireling.html.j2",
+                     "characters": "cards/character.html.j2"}
 
 
 class DeckBack(Strict):
@@ -32,6 +33,11 @@ class DeckBack(Strict):
     emblem: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
     template: str = "cards/back.html.j2"
     image: str | None = None   # the whole back is this picture (relative to the project)
+
+    @field_validator("emblem", mode="before")
+    @classmethod
+    def _any_case(cls, value):   # emblem files are named in lower case: Torch is torch
+        return value.lower() if isinstance(value, str) else value
 
 
 class DeckArt(Strict):
@@ -76,6 +82,13 @@ class HirelingSettings(Strict):
     morale: str = Field(min_length=1)   # the reminder printed on every card
 
 
+class CharacterDeal(Strict):
+    """A deck of rolled characters (`deal: characters`): one card each, from a recipe."""
+
+    recipe: str = "characters"          # recipes/RECIPE.yaml
+    class_table: str | None = None      # a name of the recipe's class tables
+
+
 class DeckSpec(Strict):
     title: str = Field(min_length=1)
     code: str = Field(pattern=r"^[A-Z][A-Z0-9]{0,5}$")  # printed in every card's id
@@ -91,7 +104,7 @@ class DeckSpec(Strict):
     # rules card ("Adapted from …"): a deck restating another game's table says so in words
     # instead of wearing that game's name as a brand on its back.
     credit: str | None = Field(default=None, min_length=1, max_length=120)
-    deal: Literal["rows", "dice", "playing-cards", "hirelings"] = "rows"
+    deal: Literal["rows", "dice", "playing-cards", "hirelings", "characters"] = "rows"
     face: DeckFace = DeckFace()
     art: DeckArt = DeckArt()
     # the cards' data: inline (columns + rows), a table file inside decks/, or guide tables
@@ -106,6 +119,7 @@ class DeckSpec(Strict):
     tables: list[str] | None = None
     rules_cards: list[RulesCard] = []
     hirelings: HirelingSettings | None = None
+    characters: CharacterDeal | None = None     # deal: characters
     # playing-cards: a row with `die: N` takes its texts from row N of this guide dice table,
     # so a deck that stands in for a die (the Event Deck) can never disagree with the book
     results_from: str | None = None
@@ -143,7 +157,7 @@ class Deck:
 
     def theme(self, colours) -> dict:
         """What templates read as `deck`, its colours written for `colours` (a
-        printshop.palette.Colours: sRGB, or DeviceCMYK for the press)."""
+        printshop.source.palette.Colours: sRGB, or DeviceCMYK for the press)."""
         spec = self.spec
         return {"id": self.id, "title": spec.title, "code": spec.code,
                 "description": spec.description, "colour": colours(spec.colour),
@@ -161,7 +175,7 @@ class Deck:
 
     def colour_problems(self, colours) -> list[tuple[str, int]]:
         """(message, line) for each deck colour `colours` cannot print."""
-        from printshop.palette import UnknownColour
+        from printshop.source.palette import UnknownColour
 
         out = []
         for key in self.COLOUR_FIELDS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 from typing import Any, TypeVar
@@ -23,18 +24,63 @@ class Strict(BaseModel):
 
 
 def validate(doc: YamlDoc, model: type[M], data: Any = None, loc: Loc = ()) -> M:
-    """Validate `doc.data` (or `data` found at `loc` inside it) against `model`."""
+    """Validate `doc.data` (or `data` found at `loc` inside it) against `model`. A value
+    of a closed set (a Literal: papers, layouts, kinds …) is taken whatever its case."""
     if data is None and not loc:
         data = doc.data
     problems = Problems()
     problems.items.extend(doc.problems.items)
     try:
-        result = model.model_validate(data)
+        result = validate_folding_case(model, data)
     except ValidationError as exc:
         add_validation_problems(problems, doc, exc, model, data, loc)
         problems.raise_if_any()
     problems.raise_if_any()
     return result
+
+
+def validate_folding_case(model: type[M], data: Any) -> M:
+    """`model.model_validate(data)`, with `A4` read as `a4` where a Literal expects it
+    (only when exactly one choice matches: nothing is lost)."""
+    for _ in range(20):   # one value fixed a round: a file rarely has more
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            fixed = None
+            for error in exc.errors(include_url=False):
+                choice = _folded_choice(error)
+                if choice is not None:
+                    fixed = (_data_loc(data, error["loc"]), choice)
+                    break
+            if fixed is None or not fixed[0]:
+                raise
+            data = _replaced(data, *fixed)
+    return model.model_validate(data)
+
+
+def _choices(error: dict) -> list[str]:
+    expected = (error.get("ctx") or {}).get("expected", "")
+    return [m.replace("''", "'") for m in re.findall(r"'((?:[^']|'')*)'", str(expected))]
+
+
+def _folded_choice(error: dict) -> str | None:
+    got = error.get("input")
+    if error["type"] != "literal_error" or not isinstance(got, str):
+        return None
+    same = [c for c in _choices(error) if c.casefold() == got.strip().casefold()]
+    return same[0] if len(same) == 1 and same[0] != got else None
+
+
+def _replaced(data: Any, loc: Loc, value: Any) -> Any:
+    """A copy of `data` with the value at `loc` replaced."""
+    if not loc:
+        return value
+    head, rest = loc[0], loc[1:]
+    if isinstance(data, dict):
+        return {**data, head: _replaced(data[head], rest, value)}
+    copy = list(data)
+    copy[head] = _replaced(copy[head], rest, value)
+    return copy
 
 
 def add_validation_problems(problems: Problems, doc: YamlDoc, exc: ValidationError,
@@ -77,7 +123,13 @@ def _friendly(error: dict) -> str:
     if kind in ("dict_type", "model_type", "model_attributes_type"):
         return f"expected a mapping (key: value lines), got {shown}"
     if kind == "literal_error":
-        return f"{error['msg'][0].lower()}{error['msg'][1:]}, got {shown}"
+        hint = ""
+        if isinstance(got, str):
+            from printshop.source.choices import close_match
+
+            guess = close_match(got, _choices(error))
+            hint = f" (did you mean '{guess}'?)" if guess else ""
+        return f"{error['msg'][0].lower()}{error['msg'][1:]}, got {shown}{hint}"
     if kind == "too_short" and isinstance(got, (list, dict)) and not got:
         return "must not be empty"
     if kind == "value_error":

@@ -398,8 +398,10 @@ def row_name(row: Row) -> str:
     return f"row {row.line}" if row.path else f"the row on line {row.line}"
 
 
-def load_tables(folder: Path, root: Path | None = None) -> dict[str, Table]:
-    """Every `*.yaml` table in `folder` (special data files excluded), problems together."""
+def load_tables(folder: Path, root: Path | None = None,
+                keep: Problems | None = None) -> dict[str, Table]:
+    """Every `*.yaml` table in `folder` (special data files excluded), problems together:
+    raised, or with `keep` added to it and the tables that loaded returned."""
     tables: dict[str, Table] = {}
     problems = Problems()
     if not folder.is_dir():
@@ -416,6 +418,9 @@ def load_tables(folder: Path, root: Path | None = None) -> dict[str, Table]:
             if row.then and row.then not in tables:
                 problems.add(row.path or table.path, f"then: no table '{row.then}' in "
                              f"{folder.name}/", row.line)
+    if keep is not None:
+        keep.items.extend(problems.items)
+        return tables
     problems.raise_if_any()
     return tables
 

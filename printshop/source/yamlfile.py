@@ -189,11 +189,10 @@ def load_yaml(path: Path, text: str | None = None, keep_going: bool = False) -> 
         raise PrintshopError.at(path, exc.message, exc.mark.line + 1, exc.mark.column + 1) \
             from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        message = " ".join(part for part in (exc.context, exc.problem) if part)
-        raise PrintshopError.at(path, f"YAML syntax: {message}",
-                                mark.line + 1 if mark else None,
-                                mark.column + 1 if mark else None) from None
+        from printshop.source.yaml_hints import explain
+
+        line, column, message = explain(text, exc)   # in plain words where it can
+        raise PrintshopError.at(path, message, line, column) from None
     except yaml.reader.ReaderError as exc:
         line = text[: exc.position].count("\n") + 1
         raise PrintshopError.at(path, f"character U+{exc.character:04X} is not allowed in YAML",

@@ -38,7 +38,7 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
     results, and each part's kept layout (its token, the pid of the worker keeping it, 0
     for none) for `book_parts.render_in_parts`."""
     from printshop.products.book.parts import part_jobs, placed
-    from printshop.render.pool.queue import RenderQueue
+    from printshop.render.queue import RenderQueue
 
     results: list[RenderResult | None] = [None] * len(parts)
     tokens = [""] * len(parts)
@@ -63,8 +63,13 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
             started.add(index)
             queue.add(lambda: make(index), index)
 
+    from printshop.progress import Counter
+
+    counter = Counter(ctx.progress, f"{_name(job)}: finding the pages", len(parts), "parts")
+
     def done(index: int, result: RenderResult) -> None:
         results[index] = result
+        counter.update(step=1)
         add_next()
 
     workers = getattr(getattr(ctx.renderer, "pool", None), "processes", 2)
@@ -72,6 +77,14 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
         add_next()
     ctx.renderer.run(queue, done)
     return results, [(token, result.kept_by) for token, result in zip(tokens, results)]
+
+
+def _name(job: RenderJob) -> str:
+    """The book's product name, from its job's source (`guide.html.j2 (players-guide)`)."""
+    import re
+
+    found = re.search(r"\(([^()]+)\)$", job.source or "")
+    return found[1] if found else (job.source or "book")
 
 
 def _covered(parts: list, results: list) -> int:

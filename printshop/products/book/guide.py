@@ -18,7 +18,8 @@ from printshop.products.book.fonts import (BOOK_FAMILIES, _notdef_script, order_
 from printshop.products.book.pages import placed_as_json, render_book
 from printshop.products.book.preview import PageMap, page_map, render_chapter
 from printshop.products.common import (base_url, build_date, check_stylesheets,
-                                       InputDigest, fonts_for_screen_ahead,
+                                       template_problem,
+                                       fonts_for_screen_ahead,
                                        inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet,
                                        warn_missing_glyphs)
@@ -41,15 +42,17 @@ DIRECTIVES = ("table", "class", "table-index", "art")
 
 class GuideOptions(Strict):
     kind: Literal["guide"]
-    chapters: str = "guide"
-    title: str | None = None
-    subtitle: str | None = None
-    paper: Literal["letter", "a4", "a5", "a3", "digest"] | None = None
+    chapters: str = "guide"   # the folder of Markdown chapters, read in file-name order
+    title: str | None = None      # the book's title (default: the manifest's)
+    subtitle: str | None = None   # the book's subtitle (default: the manifest's)
+    paper: Literal["letter", "a4", "a5", "a3", "digest"] | None = None   # default: manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
-    formats: list[Literal["pdf", "html"]] = ["pdf", "html"]
-    template: str = "guide.html.j2"
+    formats: list[Literal["pdf", "html"]] = ["pdf", "html"]   # a PDF, a web page, or both
+    template: str = "guide.html.j2"   # the book's Jinja template (templates/ first)
+    # the PDF's stylesheets, and the HTML edition's (templates/css/ first)
     stylesheets: list[str] = ["css/fonts.css", "css/book.css", "css/manuscript.css"]
-    screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css", "css/manuscript.css"]
+    screen_stylesheets: list[str] = ["css/fonts.css", "css/screen.css",   # HTML edition's
+                                     "css/manuscript.css"]
     print_every_table: bool = True  # warn when a YAML table is printed nowhere in the book
     blank_sheet: bool = False  # the blank character sheet as the book's last page
     # pages (as they are), booklet (NAME-booklet.pdf: folded and stapled) or pocketmod
@@ -80,14 +83,18 @@ class Guide(Product):
         if not files:
             raise PrintshopError.at(project.root / self.options.chapters,
                                     "no Markdown chapters (*.md) here")
+        problems = Problems()
         if not project.is_foreign:
             project.tables  # noqa: B018  (load now: table errors come before chapter errors)
-            project.classes  # noqa: B018
+            try:
+                project.classes  # noqa: B018
+            except PrintshopError as exc:   # reported with the chapters' problems
+                problems.extend(exc)
         reader = MarkdownReader(project.root, project.read_roots, html=project.html_mode,
                                 directive_check=self._check_directive)
-        problems = Problems()
         manuscript = reader.read(files, problems)
-        problems.raise_if_any()
+        # the chapters' warnings (a dangling link …) with their errors: one run shows all
+        problems.raise_if_any(reader.warnings.items)
         return manuscript, reader
 
     def _check_directive(self, name: str, argument: str, attrs: dict) -> str | None:
@@ -121,23 +128,45 @@ class Guide(Product):
         return None
 
     def check(self, ctx: BuildContext) -> None:
+        """The chapters, the templates, the stylesheets, the cover and the blank sheet, each
+        checked whatever the others found: their problems raised together."""
+        problems = Problems()
+        warnings = []
         if ctx.cover:
-            self._check_cover(ctx)
-        self._checked = self.read()   # what the build composes, in the same build
-        manuscript = self._checked[0]
+            try:
+                self._check_cover(ctx)
+            except PrintshopError as exc:
+                problems.extend(exc)
+        try:
+            self._checked = self.read()   # what the build composes, in the same build
+        except PrintshopError as exc:
+            problems.extend(exc)
+            warnings = exc.warnings
+            self._checked = None
         env = jinja_environment(self.project)
         for name in (self.options.template, "partials/table.html.j2", "partials/class.html.j2"):
             try:
                 env.get_template(name)
             except Exception as exc:
-                raise _template_problem(env, name, exc) from None
-        check_stylesheets(ctx, self.project, self.options.stylesheets)
-        check_stylesheets(ctx, self.project, self.options.screen_stylesheets)
-        if self.options.blank_sheet:
-            from printshop.products.characters.blank_sheet import blank_sheet_product
+                problems.extend(template_problem(env, name, exc))
+        for step in (lambda: check_stylesheets(ctx, self.project, self.options.stylesheets),
+                     lambda: check_stylesheets(ctx, self.project,
+                                               self.options.screen_stylesheets),
+                     self._check_blank_sheet(ctx)):
+            try:
+                step()
+            except PrintshopError as exc:
+                problems.extend(exc)
+        problems.raise_if_any(warnings)
+        self._warn_unprinted_tables(ctx, self._checked[0])
 
-            blank_sheet_product(self.project).check(ctx)
-        self._warn_unprinted_tables(ctx, manuscript)
+    def _check_blank_sheet(self, ctx: BuildContext):
+        def check() -> None:
+            if self.options.blank_sheet:
+                from printshop.products.characters.blank_sheet import blank_sheet_product
+
+                blank_sheet_product(self.project).check(ctx)
+        return check
 
     def _check_cover(self, ctx: BuildContext) -> None:
         from printshop.products.book import cover
@@ -293,8 +322,14 @@ class Guide(Product):
             "separate_cover": bool(edition == "print" and self.print_profile() is not None
                                    and self.print_profile().cover is not None),
             "fonts": fonts or list(BOOK_FAMILIES),
+            "sheet": None,
             "cover": cover_art,
         }
+        if edition == "screen" and self.options.blank_sheet and only is None:
+            # the print edition's last page, the blank sheet to copy, as the fillable form
+            from printshop.products.characters.blank_sheet import fillable_sheet_link
+
+            book["sheet"] = fillable_sheet_link(ctx, project, book["paper"])
         if edition == "print":
             self._claimed_fonts = book["fonts"]
         screen_css = ""
@@ -306,7 +341,6 @@ class Guide(Product):
                 + [inline_css_for_screen(stylesheet(project, s), project.read_roots)
                    for s in self.options.screen_stylesheets])
         html = render_template(env, self.options.template, book=book, chapters=chapters,
-                               inputs=InputDigest(project, self._recorder),
                                screen_css=Markup(screen_css),
                                credits=colophon_credits(project, reader, credited))
         return embed_images(html, project.read_roots) if edition == "screen" else html
@@ -328,6 +362,7 @@ class Guide(Product):
         self._composed_inputs = self.__dict__.pop("_checked", None) or self.read()
         self._warn_unprinted_tables(ctx, self._composed_inputs[0])
         project = self.project
+        written: dict[str, bytes] = {}
         if "pdf" in self.options.formats:
             html = self.compose(ctx, "print")
             profile = self.print_profile()
@@ -361,6 +396,9 @@ class Guide(Product):
             for outside in result.outside:
                 ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
                                  outside.line))
+            for finding in result.flow:   # the page-flow report (render/weasy/flow.py)
+                ctx.warn(Problem(str(project.root / finding.source) if finding.source
+                                 else self.name, finding.describe(), finding.line))
             pdf, self.pages = result.pdf, result.pages
             if result.anchors:   # where every chapter and id fell: for `serve`'s previews
                 found = page_map(html, result.anchors, result.pages)
@@ -376,15 +414,23 @@ class Guide(Product):
                                                         profile)
             pdf = finish_for_profile(ctx, project, profile, pdf, project.paper_size_mm(paper),
                                      None, f"{self.name}.pdf")
-            output.add(f"{self.name}.pdf", pdf)
+            written[f"{self.name}.pdf"] = pdf
             if ctx.cover:
-                output.add(f"{self.name}-cover.pdf", self.cover_wrap(ctx, pdf, profile))
+                written[f"{self.name}-cover.pdf"] = self.cover_wrap(ctx, pdf, profile)
             layout = self.layout(ctx)
             if layout is not None:
                 title = self.options.title or project.manifest.title or project.title
-                output.add(*layouts.imposed(ctx, self, f"{self.name}.pdf", pdf, layout, title))
+                name, data = layouts.imposed(ctx, self, f"{self.name}.pdf", pdf, layout, title)
+                written[name] = data
         if "html" in self.options.formats:
-            output.add(f"{self.name}.html", self.compose(ctx, "screen"))
+            written[f"{self.name}.html"] = self.compose(ctx, "screen").encode("utf-8")
+        for name, data in written.items():
+            output.add(name, data)
+        # what it was built from: for the author and tools, not printed in the book
+        from printshop.products.book.manifest import build_manifest
+
+        output.add(f"{self.name}.manifest.json", build_manifest(
+            self, recorder, written, self.paper(ctx), getattr(self, "pages", None)))
 
     def cover_wrap(self, ctx: BuildContext, interior: bytes, profile) -> bytes:
         """The cover wrap for `interior` (this build's PDF): products/book/cover.py."""
@@ -464,17 +510,6 @@ def _strip_first_heading(html: str) -> str:
 def _save_qualities(cls) -> list[dict]:
     return [{"quality": q.title(), "saves": getattr(cls.saves, q)}
             for q in ("good", "okay", "bad") if getattr(cls.saves, q)]
-
-
-def _template_problem(env, name, exc) -> PrintshopError:
-    import jinja2
-
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        return PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
-                                 exc.lineno)
-    if isinstance(exc, jinja2.TemplateNotFound):
-        return PrintshopError.at("templates", f"template not found: {name}")
-    return PrintshopError.at(name, str(exc))
 
 
 PRODUCT = Guide

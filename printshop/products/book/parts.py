@@ -28,6 +28,7 @@ import itertools
 import re
 from dataclasses import replace
 
+from printshop.products.book.fit import MAX_STEP as MAX_FIT_STEP
 from printshop.products.book.pages import LINK, MAX_PASSES, number_links
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
@@ -140,11 +141,13 @@ def placed(parts: list[Part], results: list[RenderResult]
     return firsts, pages, strings
 
 
-def render_longest_first(ctx, jobs: list[RenderJob]) -> list[RenderResult]:
+def render_longest_first(ctx, jobs: list[RenderJob], counter=None) -> list[RenderResult]:
     """The jobs' results in order, the longest parts handed to the workers first: a long
     chapter started last would keep one core busy while the other idles."""
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
-    results = ctx.renderer.render([jobs[i] for i in order])
+    told = {"on_done": lambda *_: counter.update(step=1)} if counter and counter.progress \
+        else {}
+    results = ctx.renderer.render([jobs[i] for i in order], **told)
     out: list = [None] * len(jobs)
     for i, result in zip(order, results):
         out[i] = result
@@ -157,11 +160,13 @@ def own_pages(result: RenderResult, index: int, count: int) -> int:
 
 def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
                     known: tuple, passes: int = MAX_PASSES,
-                    kept: list[tuple[str, int]] | None = None
+                    kept: list[tuple[str, int]] | None = None, fitting=None
                     ) -> tuple[RenderResult, tuple] | None:
     """The book from its parts laid out with what `known` (`placed`) says of them (finished
     from the first pass's layouts where `kept` says a worker keeps them), again where that
-    turns out wrong, and what was placed; None if they never settle."""
+    turns out wrong, and what was placed; None if they never settle. With `fitting`
+    (products/book/fit.py), a part that ends on a near-empty page once the numbers agree
+    is laid out again a step tighter (rounds that do not count as passes)."""
     firsts, numbers, strings = known
     results: list[RenderResult | None] = [None] * len(parts)
     used: list[tuple | None] = [None] * len(parts)
@@ -170,17 +175,32 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
         return (firsts[index], strings[index],
                 {n: numbers.get(n) for n in parts[index].links})
 
+    from printshop.products.book.first_pass import _name
+    from printshop.progress import Counter
+
     todo = list(range(len(parts)))
-    for _ in range(passes):
+    if fitting is not None and len(firsts) == len(parts):
+        for index in fitting.start(parts, firsts, numbers):
+            if kept is not None:   # a kept layout is of the part as composed
+                kept[index] = (kept[index][0], 0)
+    settling, rounds = 0, 0
+    while settling < passes and rounds < passes + 2 * (MAX_FIT_STEP + 1):
+        rounds += 1
         jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings, kept)
         kept = None   # (each kept layout is finished once)
-        for index, result in zip(todo, render_longest_first(ctx, jobs)):
+        counter = Counter(ctx.progress, f"{_name(job)}: setting the pages", len(todo),
+                          "parts")
+        for index, result in zip(todo, render_longest_first(ctx, jobs, counter)):
             if not result.strings_carried:
                 return None   # this WeasyPrint cannot carry running heads into a part
             results[index] = result
             used[index] = uses(index)
         firsts, numbers, strings = placed(parts, results)
         todo = [i for i in range(len(parts)) if used[i] != uses(i)]
+        if todo:
+            settling += 1
+            continue
+        todo = fitting.settle(parts, results, firsts, numbers) if fitting else []
         if not todo:
             return joined(job, parts, results, firsts, numbers), (firsts, numbers, strings)
     return None
@@ -202,7 +222,9 @@ def joined(job: RenderJob, parts: list[Part], results: list[RenderResult],
                 warnings.append(warning)
     outside = [replace(o, page=o.page + first - 1)
                for first, result in zip(firsts, results) for o in result.outside]
+    flow = [f for result in results for f in result.flow]   # (pages: the book's)
     fonts = sorted({font for result in results for font in result.fonts})
     return RenderResult(pdf=pdf, pages=sum(own_pages(r, i, count)
                                            for i, r in enumerate(results)),
-                        warnings=warnings, anchors=numbers, fonts=fonts, outside=outside)
+                        warnings=warnings, anchors=numbers, fonts=fonts, outside=outside,
+                        flow=flow)

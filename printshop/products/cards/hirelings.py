@@ -59,7 +59,9 @@ class _RollProduct(Product):
 def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fmt: str,
                        out: Path | None, paper: str | None, card_options: dict,
                        deck_id: str = "hirelings", jobs: int | None = None, progress=None,
-                       strict: bool = False) -> tuple[list[Path], list, list[Problem]]:
+                       strict: bool = False, first: int = 1,
+                       out_dir: Path = Path("build")
+                       ) -> tuple[list[Path], list, list[Problem]]:
     """Roll `count` hirelings and write them as a PDF, JSON or a folder of PNGs.
 
     Returns the written paths, the hirelings and any warnings. Nothing is written unless
@@ -67,7 +69,7 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     """
     from printshop.output import write_atomic
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
+    from printshop.render.renderer import Renderer, lost_words_fail_after
     from printshop.roll.hirelings import hireling_tables, roll_hirelings
 
     project = Project.load(source)
@@ -80,10 +82,11 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
         raise PrintshopError.at("--tier", f"no tier {tier} in "
                                 f"tables/{tables.tiers_table.path.name} (tiers: "
                                 f"{', '.join(map(str, tables.tier_numbers))})")
-    hirelings = roll_hirelings(tables, seed, count, tier)
-    stem = f"hirelings-{seed}" + (f"-tier{tier}" if tier is not None else "")
+    hirelings = roll_hirelings(tables, seed, count, tier, first)
+    stem = f"hirelings-{seed}" + (f"-tier{tier}" if tier is not None else "") + \
+        (f"-{first}" if first != 1 else "")
     if fmt == "json":
-        target = out or Path("build") / f"{stem}.json"
+        target = out or out_dir / f"{stem}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         return [write_atomic(target, hirelings_json(hirelings).encode("utf-8"))], hirelings, []
     options = CardsOptions(kind="cards", decks=[deck_id], seed=seed, count=count,
@@ -114,11 +117,11 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
                                       w.line, w.column) for w in ctx.warnings])
     written = []
     if fmt == "pdf":
-        target = out or Path("build") / f"{stem}.pdf"
+        target = out or out_dir / f"{stem}.pdf"
         target.parent.mkdir(parents=True, exist_ok=True)
         written.append(write_atomic(target, output.files[f"{stem}.pdf"]))
     else:
-        folder = out or Path("build") / stem
+        folder = out or out_dir / stem
         images = BuildOutput(folder)
         for name, data in output.files.items():
             images.add(name.split("/", 1)[1], data)

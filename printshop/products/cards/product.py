@@ -1,5 +1,5 @@
-"""Card products: decks from `decks/*.yaml` (kind `deck`) and rolled hirelings (kind
-`hirelings`), imposed for home duplex, fold-over or a card printer, as PDF and/or PNG.
+"""Card products: decks from `decks/*.yaml` (kind `deck`), rolled hirelings (kind
+`hirelings`) and rolled characters (`deal: characters`, cards/characters.py), imposed for home duplex, fold-over or a card printer, as PDF and/or PNG.
 
 The pipeline: deal or roll the cards (data) → impose them (geometry, printshop.cards) →
 render each face with its deck's template → lay the faces out on sheets → WeasyPrint on
@@ -20,8 +20,10 @@ from printshop.products import BuildContext, Product
 from printshop.products.cards.compose import STYLESHEETS, check_templates
 from printshop.products.cards.render import build_cards
 from printshop.products.cards.settings import (CardsOptions, DeckGroup, Settings, group_size,
-                                              impose_groups, manifest_where, resolve_settings)
+                                              impose_groups, manifest_pos, manifest_where,
+                                              resolve_settings)
 from printshop.products.common import check_stylesheets
+from printshop.products.cards.characters import character_cards
 from printshop.products.cards.hirelings import hireling_cards
 from printshop.products.printing import colours_for
 from printshop.source.decks import Card, Deck, load_deck
@@ -34,11 +36,11 @@ class CardsProduct(Product):
     def groups(self, ctx: BuildContext, problems: Problems) -> tuple[Settings, list[DeckGroup]]:
         settings = resolve_settings(self, ctx, problems)
         groups = []
-        path, line = manifest_where(self, "decks")
-        for deck_id in self.options.decks:
+        for n, deck_id in enumerate(self.options.decks):
             try:
-                deck = load_deck(self.project, deck_id, where=(path, line))
+                deck = load_deck(self.project, deck_id, where=manifest_pos(self, "decks", n))
                 cards = (self._rolled_cards(deck) if deck.spec.deal == "hirelings"
+                         else character_cards(self, deck) if deck.spec.deal == "characters"
                          else deck.cards)
             except PrintshopError as exc:
                 problems.extend(exc)
@@ -74,11 +76,17 @@ class CardsProduct(Product):
                               count=options.count)
 
     def check(self, ctx: BuildContext) -> None:
+        """The decks, their templates and the stylesheets: every problem together (the
+        templates of the decks that loaded)."""
         problems = Problems()
         settings, groups = self.groups(ctx, problems)
+        for step in (lambda: check_templates(self.project, groups),
+                     lambda: check_stylesheets(ctx, self.project, list(STYLESHEETS))):
+            try:
+                step()
+            except PrintshopError as exc:
+                problems.extend(exc)
         problems.raise_if_any()
-        check_templates(self.project, groups)
-        check_stylesheets(ctx, self.project, list(STYLESHEETS))
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         problems = Problems()

@@ -24,13 +24,15 @@ CLI_CARD_OPTIONS = ("layout", "flip", "size", "guides", "formats", "png_bleed")
 class CardOptions(Strict):
     """Options every card product takes (the command line may override them)."""
 
-    paper: PAPER | None = None
+    paper: PAPER | None = None       # default: the manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
+    # home: duplex sheets; foldover: fold each sheet in half; printshop: a card a page, bleed
     layout: Literal["home", "foldover", "printshop"] = "home"
-    flip: Literal["long", "short"] = "long"
+    flip: Literal["long", "short"] = "long"   # how the duplex printer turns the sheet
     size: str | None = None          # a card size for every deck (default: each deck's)
-    margin: float = Field(default=DEFAULT_MARGIN_MM, ge=0, le=50)
+    margin: float = Field(default=DEFAULT_MARGIN_MM, ge=0, le=50)   # sheet margin, mm
     guides: bool = False             # draw trim, bleed and safe-zone lines
+    # pdf and/or png (one 300 dpi image a card face, in a folder named after the product)
     formats: list[Literal["pdf", "png"]] = Field(default=["pdf"], min_length=1)
     png_bleed: bool = False          # PNGs include the 3 mm bleed
 
@@ -38,8 +40,8 @@ class CardOptions(Strict):
 class CardsOptions(CardOptions):
     kind: Literal["cards"]
     decks: list[str] = Field(min_length=1)     # decks/ID.yaml, in print order
-    title: str | None = None
-    # for rolled decks (deal: hirelings): the seed, and how many cards
+    title: str | None = None   # the PDF's title (default: the decks' titles)
+    # rolled decks (deal: hirelings): the seed; per_tier or count says how many cards
     seed: str | None = Field(default=None, min_length=1, max_length=40,
                              pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     per_tier: dict[int, int] | None = None     # tier → how many cards of that tier
@@ -101,6 +103,9 @@ def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) ->
             size_where = ("--card-size", None)
         else:
             size_where = manifest_where(product, "size")
+        from printshop.source.choices import fold_case
+
+        size_name = fold_case(size_name, sizes)   # Poker is poker
         if size_name not in sizes:
             problems.add(size_where[0], unknown_size_message(size_name, sizes), size_where[1])
         else:
@@ -135,6 +140,18 @@ def manifest_where(product: Product, key: str) -> tuple[str, int | None]:
         return ("printshop.yaml", None)
     doc = load_yaml(path)
     return (display_path(path), doc.pos(("products", product.name, key)).line)
+
+
+def manifest_pos(product: Product, *loc) -> tuple[str, int | None, int | None]:
+    """Where a value of the product's manifest entry is: (file, line, column)."""
+    from printshop.errors import display_path
+    from printshop.source.yamlfile import load_yaml
+
+    path = product.project.manifest_path
+    if path is None:
+        return ("printshop.yaml", None, None)
+    pos = load_yaml(path).pos(("products", product.name, *loc))
+    return (display_path(path), pos.line, pos.column)
 
 
 def impose_groups(groups: list[DeckGroup], settings: Settings, problems: Problems) -> None:

@@ -35,7 +35,7 @@ from printshop.products.cards.compose import SHEET_TEMPLATE, CardComposer, fit_n
 from printshop.products.cards.fit import (FitState, Ladder, does_not_fit, ladder,
                                          overflows_by_box, predicted_try, probe_job)
 from printshop.products.cards.settings import DeckGroup
-from printshop.render.pool.queue import RenderQueue
+from printshop.render.queue import RenderQueue
 
 MAX_FIT_ROUNDS = 12    # renders of one chunk
 
@@ -80,9 +80,12 @@ class SheetRun:
         self.problems: dict[tuple, tuple] = {}      # (group, card, box) → problem
 
     def run(self) -> list[bytes]:
+        from printshop.progress import Counter
+
+        pages = sum(len(chunk.pages) for chunk in self.chunks)
         if self.ctx.progress:
-            pages = sum(len(chunk.pages) for chunk in self.chunks)
             self.ctx.progress(f"{self.what}: rendering {pages} pages")
+        self.counter = Counter(self.ctx.progress, f"{self.what}: rendering", pages, "pages")
         text = [max((_text_size(self.groups[chunk.group_index].cards[ci].data)
                      for ci in chunk.cards), default=0) for chunk in self.chunks]
         looked = {}
@@ -137,6 +140,7 @@ class SheetRun:
         found = overflows_by_box(result)
         if not found:
             self.pdfs[index] = result.pdf
+            self.counter.update(sum(len(self.chunks[i].pages) for i in self.pdfs))
             return
         if round_ + 1 >= MAX_FIT_ROUNDS:
             raise PrintshopError(Problem(SHEET_TEMPLATE, "cards still overflow after "

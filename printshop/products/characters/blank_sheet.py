@@ -15,8 +15,9 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
+from printshop.products.characters import blank_recipe
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
-                                       page_size_css, stylesheet)
+                                       page_size_css, stylesheet, template_problem)
 from printshop.render.jinja import render_template
 from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
@@ -38,11 +39,16 @@ ATTACK_BOXES = (("Melee attack", "melee-attack"), ("Melee damage", "melee-damage
 
 class BlankSheetOptions(Strict):
     kind: Literal["blank-sheet"]
-    papers: list[Literal["letter", "a4"]] = ["letter", "a4"]
+    papers: list[Literal["letter", "a4"]] = ["letter", "a4"]   # one PDF for each
     fillable: bool = True             # form fields; false: boxes and lines for a pencil only
-    title: str = "Character Sheet"
-    template: str = "blank-sheet.html.j2"
-    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css", "css/blank-sheet.css"]
+    title: str = "Character Sheet"    # the PDF's title
+    recipe: str | None = None         # the recipe whose sheet this is (default: the game's)
+    # the sheet's Jinja template (templates/ first); default: the recipe's blank sheet,
+    # else its sheet with nothing rolled (HAMMERCRAWL!'s: blank-sheet.html.j2)
+    template: str | None = None
+    stylesheets: list[str] | None = None   # templates/css/ first; default: the recipe's
+
+
 
 
 class BlankSheet(Product):
@@ -58,16 +64,28 @@ class BlankSheet(Product):
                              f"paper, not {ctx.paper}; building {', '.join(self.options.papers)}"))
         return list(dict.fromkeys(self.options.papers))
 
+    # --- which sheet: the recipe's (its blank template, or its sheet with nothing rolled) --
+    @property
+    def recipe(self):
+        return blank_recipe.recipe_of(self)
+
+    @property
+    def template(self) -> str:
+        return blank_recipe.template_of(self)
+
+    @property
+    def stylesheets(self) -> list[str]:
+        return blank_recipe.stylesheets_of(self)
+
     def check(self, ctx: BuildContext) -> None:
-        self.sheet_info("letter", fillable=self.options.fillable)
+        if self.template == blank_recipe.LEGACY_TEMPLATE:
+            self.sheet_info("letter", fillable=self.options.fillable)
         env = jinja_environment(self.project)
         try:
-            env.get_template(self.options.template)
+            env.get_template(self.template)
         except Exception as exc:
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, self.options.template, exc) from None
-        check_stylesheets(ctx, self.project, list(self.options.stylesheets))
+            raise template_problem(env, self.template, exc) from None
+        check_stylesheets(ctx, self.project, self.stylesheets)
 
     def sheet_info(self, paper: str, fillable: bool, footer: str | None = None) -> dict:
         """What the template prints; `footer` replaces the standalone sheet's "Print at
@@ -100,8 +118,15 @@ class BlankSheet(Product):
 
     def html(self, paper: str, fillable: bool, footer: str | None = None) -> str:
         env = jinja_environment(self.project)
-        return render_template(env, self.options.template,
-                               sheet=self.sheet_info(paper, fillable, footer))
+        if self.template == blank_recipe.LEGACY_TEMPLATE:
+            return render_template(env, self.template,
+                                   sheet=self.sheet_info(paper, fillable, footer))
+        return render_template(env, self.template, part="blank", characters=[], marks={},
+                               index_pages=[], first_index_page=0, blank_back=False,
+                               screen_css="", layers={}, geometry={},
+                               collect=lambda name, text: "",
+                               pack=blank_recipe.blank_pack(self, paper),
+                               sheet=blank_recipe.blank_info(self, paper, fillable, footer))
 
     def job(self, ctx: BuildContext, paper: str, fillable: bool, profile=None,
             footer: str | None = None) -> RenderJob:
@@ -118,13 +143,13 @@ class BlankSheet(Product):
                   f"height: {height - 2 * margin - 0.5:g}mm; }}"),
             label=f"sheet size ({paper})")
         sheets = (sheet_palette_css(project, profile),) + tuple(
-            stylesheet(project, s) for s in self.options.stylesheets)
+            stylesheet(project, s) for s in self.stylesheets)
         cmyk = profile is not None and profile.cmyk
         return RenderJob(html=self.html(paper, fillable, footer),
                          stylesheets=sheets + (page_size_css(project, paper), size_css),
                          roots=tuple(str(r) for r in project.read_roots),
                          base_url=base_url(project),
-                         source=f"{self.options.template} ({self.name})",
+                         source=f"{self.template} ({self.name})",
                          uncompressed=ctx.uncompressed, fit_check=True,
                          cmyk_icc=str(profile.icc_path(project.root)) if cmyk else None)
 
@@ -137,10 +162,10 @@ class BlankSheet(Product):
         for paper, result in zip(papers, results):
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
-            problems += [Problem(self.options.template, f"{o.describe()}: shorten what it "
+            problems += [Problem(self.template, f"{o.describe()}: shorten what it "
                                  f"prints or adjust css/blank-sheet.css") for o in result.overflows]
             if result.pages != 1 and not result.overflows:
-                problems.append(Problem(self.options.template, f"the blank sheet came out as "
+                problems.append(Problem(self.template, f"the blank sheet came out as "
                                         f"{result.pages} pages on {paper}, expected 1"))
         if problems:
             raise PrintshopError(problems)
@@ -231,11 +256,37 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
             else:
                 _place(book, _add_page_like(book, last), sheet, last, press)
             with book.open_outline() as outline:
-                outline.root.append(pikepdf.OutlineItem("Character Sheet (to copy)",
+                outline.root.append(pikepdf.OutlineItem(BOOK_SHEET_TITLE,
                                                         len(book.pages) - 1))
             out = io.BytesIO()
             book.save(out, deterministic_id=True)
             return out.getvalue(), len(book.pages)
+
+
+def fillable_sheet_link(ctx: BuildContext, project, paper: str) -> dict:
+    """The HTML edition's stand-in for the printed book's last page: the fillable sheet on
+    the book's paper, as a link that downloads it (a data: URL, so the edition stays one
+    self-contained file)."""
+    import base64
+
+    sheet_paper = _book_sheet_paper(paper)
+
+    def render() -> bytes:
+        product = blank_sheet_product(project)
+        if ctx.renderer is not None:
+            return product.render(ctx, [sheet_paper], fillable=True)[sheet_paper]
+        from dataclasses import replace
+
+        from printshop.render.renderer import Renderer
+
+        with Renderer(processes=1) as renderer:   # (a book composed outside a build)
+            return product.render(replace(ctx, renderer=renderer), [sheet_paper],
+                                  fillable=True)[sheet_paper]
+
+    pdf = ctx.shared.make(("blank-sheet", "fillable", sheet_paper), render)
+    return {"title": BOOK_SHEET_TITLE, "paper": PAPER_NAMES[sheet_paper],
+            "file": f"character-sheet-{sheet_paper}.pdf",
+            "href": "data:application/pdf;base64," + base64.b64encode(pdf).decode("ascii")}
 
 
 def render_sheet_with_book(ctx: BuildContext, project, paper: str, profile=None) -> None:
@@ -274,6 +325,7 @@ def _press(profile):
 
 
 PAPER_NAMES = {"letter": "Letter", "a4": "A4"}
+BOOK_SHEET_TITLE = "Character Sheet (to copy)"   # the book's last page, in both editions
 
 
 def book_sheet_footer(scale: float, press: bool, sheet_paper: str) -> str:

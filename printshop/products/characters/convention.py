@@ -4,7 +4,7 @@ per table, the whole kit in table order, and `kit.json` saying which sheet went 
 The characters are one pregen pack (`products/characters/pregens.py`) numbered across the kit: character
 n is rolled from the seed and n alone, so it is the same in a kit of any size. Every sheet is
 rendered once (one job per seat, on every core) and its pages are reused in the table's PDF
-and in the whole kit; so are the player reference and the includes (`products/includes.py`).
+and in the whole kit; so are the player reference and the includes (includes.py).
 Every part of an envelope starts on a new leaf: a blank page follows a part with an odd
 number of pages, so the file prints double-sided.
 """
@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import Field
 
 from printshop import __version__
+from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import base_url, check_stylesheets, jinja_environment, stylesheet
-from printshop.products.includes import include_kind, included_product, render_include
+from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
+                                       stylesheet, template_problem)
+from printshop.products.characters.includes import (include_kind, included_product,
+                                                   render_include)
 from printshop.products.characters.chunks import LazyJobs
 from printshop.products.characters.pregens import (MAX_COUNT, PROGRESS_AFTER_S, PROGRESS_EVERY_S,
                                         SEED_PATTERN, Pregens, PregensOptions)
@@ -41,18 +43,22 @@ MAX_PER_SEAT = 10
 
 class ConventionOptions(Strict):
     kind: Literal["convention"]
-    seed: str = Field(pattern=SEED_PATTERN)
-    tables: int = Field(ge=1, le=MAX_TABLES)
-    seats: int = Field(default=6, ge=1, le=MAX_SEATS)
-    characters_per_seat: int = Field(default=3, ge=1, le=MAX_PER_SEAT)
-    classes: list[str] = []
-    class_table: str = "guide"
+    seed: str = Field(pattern=SEED_PATTERN)   # same seed, same characters (printed on each)
+    tables: int = Field(ge=1, le=MAX_TABLES)   # one envelope each
+    seats: int = Field(default=6, ge=1, le=MAX_SEATS)   # players at each table
+    characters_per_seat: int = Field(default=3, ge=1, le=MAX_PER_SEAT)   # spares for the dead
+    recipe: str | None = None          # recipes/RECIPE.yaml (default: characters, or the
+                                       # project's only recipe)
+    classes: list[str] = []            # only these classes (ids or words); empty: every class
+    class_table: str | None = None     # a name of the recipe's class tables (default: its first)
+    reroll_while: list[str] = []       # roll a character again while any of these holds
     backs: bool = True                 # tombstones on the back (false: the back is blank)
-    paper: Literal["letter", "a4"] | None = None
+    paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     player_reference: str | None = "player-reference"   # a sheets/ layout, one per seat
     include: list[str] = []            # products or sheets/ layouts, one of each per table
-    title: str = "Convention Kit"
-    template: str = "convention.html.j2"
+    title: str = "Convention Kit"      # on each table's cover
+    template: str = "convention.html.j2"   # the covers' template
+    # the covers' and sheets' stylesheets (templates/css/ first)
     stylesheets: list[str] = ["css/fonts.css", "css/pregens.css", "css/convention.css"]
 
 
@@ -76,11 +82,19 @@ class Convention(Product):
         o = options
         self.pregens = Pregens(project, name, PregensOptions(
             kind="pregens", seed=o.seed, count=o.tables * o.seats * o.characters_per_seat,
-            classes=o.classes, class_table=o.class_table, backs=o.backs, paper=o.paper),
+            recipe=o.recipe, classes=o.classes, class_table=o.class_table,
+            reroll_while=o.reroll_while, backs=o.backs, paper=o.paper,
+            seats=o.seats, characters_per_seat=o.characters_per_seat),
             large_ok=True)
+        self.pregens._problem_at = self._problem_at   # a wish's problem names this kit
 
     # --- inputs ------------------------------------------------------------------------------
+    cli_flags: dict[str, str] | None = None   # `printshop kit`: problems name its flags
+
     def _at(self, option, message: str) -> Problem:
+        if self.cli_flags is not None:
+            key = option[0] if isinstance(option, tuple) else option
+            return Problem(self.cli_flags.get(key, f"--{key}"), message)
         loc = ("products", self.name) + (option if isinstance(option, tuple) else (option,))
         path = self.project.manifest_path
         if path is None:
@@ -99,13 +113,19 @@ class Convention(Product):
                 list(o.include) if include_kind(self.project, name) == "product"]
 
     def check(self, ctx: BuildContext) -> None:
+        """Every problem of the kit at once: its size, its pack (recipe, tables, sheet),
+        what it includes, its cover's template and stylesheets."""
         o = self.options
-        if self.count > MAX_COUNT:
-            raise PrintshopError(self._at("tables", f"{o.tables} tables × {o.seats} seats × "
-                                          f"{o.characters_per_seat} characters is "
-                                          f"{self.count:,} characters, more than {MAX_COUNT:,}"))
-        self.pregens.check(ctx)   # tables, classes, the sheet template and stylesheets
         problems = Problems()
+        if self.count > MAX_COUNT:
+            problems.items.append(self._at("tables", f"{o.tables} tables × {o.seats} seats × "
+                                           f"{o.characters_per_seat} characters is "
+                                           f"{self.count:,} characters, more than "
+                                           f"{MAX_COUNT:,}"))
+        try:
+            self.pregens.check(ctx)   # the recipe, tables, the sheet template and stylesheets
+        except PrintshopError as exc:
+            problems.extend(exc)
         wanted = [("player_reference", o.player_reference)] if o.player_reference else []
         wanted += [(("include", i), name) for i, name in enumerate(o.include)]
         for where, name in wanted:
@@ -122,15 +142,16 @@ class Convention(Product):
                     included_product(self.project, name).check(ctx)
                 except PrintshopError as exc:
                     problems.extend(exc)
-        problems.raise_if_any()
         env = jinja_environment(self.project)
         try:
             env.get_template(o.template)
         except Exception as exc:
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, o.template, exc) from None
-        check_stylesheets(ctx, self.project, list(o.stylesheets))
+            problems.extend(template_problem(env, o.template, exc))
+        try:
+            check_stylesheets(ctx, self.project, list(o.stylesheets))
+        except PrintshopError as exc:
+            problems.extend(exc)
+        problems.raise_if_any()
 
     # --- the kit -----------------------------------------------------------------------------
     def seating(self) -> list[list[list]]:
@@ -140,16 +161,22 @@ class Convention(Product):
         return [[characters[((t * seats) + s) * per_seat:((t * seats) + s + 1) * per_seat]
                  for s in range(seats)] for t in range(self.options.tables)]
 
-    def reprint_command(self) -> str:
-        o = self.options
-        command = f"printshop roll characters --seed {o.seed}"
-        if o.classes:
-            command += f" --class {','.join(o.classes)}"
-        if o.class_table != "guide":
-            command += f" --class-table {o.class_table}"
-        if o.backs:
-            command += " --backs"
-        return command + " --first N --count 1"
+    def _problem_at(self, option: str, message: str) -> PrintshopError:
+        return PrintshopError(self._at(option, message))
+
+    def reprint_command(self, paper: str) -> Command:
+        """Sheet #N of the kit alone, as the kit prints it: with its table and seat, on the
+        kit's paper, the sheet and its back."""
+        return self.pregens.reprint_command(paper, "N")
+
+    def rebuild_command(self, ctx: BuildContext) -> Command:
+        options = []
+        source = source_flag(self.project.root)
+        if source:
+            options.append(("--source", source))
+        if ctx.paper:
+            options.append(("--paper", ctx.paper))
+        return Command(("printshop", "build", self.name), tuple(options))
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         from printshop.render.pdf.layered_merge import merge_layered_pdfs
@@ -166,10 +193,15 @@ class Convention(Product):
 
         kit = {"kit": self.name, "seed": o.seed, "printshop": __version__, "paper": paper,
                "tables": o.tables, "seats": o.seats, "characters_per_seat": o.characters_per_seat,
-               "classes": o.classes, "class_table": o.class_table, "backs": o.backs,
-               "reprint": self.reprint_command(), "envelopes": []}
+               "recipe": self.pregens.recipe.id, "classes": o.classes,
+               "class_table": self.pregens.class_table_key(), "backs": o.backs,
+               "reprint": self.reprint_command(paper).shell(), "envelopes": []}
+        from printshop.progress import Counter
+
         files, whole, whole_outline, whole_pages = {}, [], [], 0
         per_character = 2 if o.backs else 1
+        joining = Counter(ctx.progress, f"{self.name}: joining", o.tables + 1, "envelopes",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
         for t, seats in enumerate(seating, start=1):
             parts = [Part("Table cover", [covers[t - 1][0]], covers[t - 1][1])]
             for s, characters in enumerate(seats, start=1):
@@ -194,8 +226,8 @@ class Convention(Product):
                     envelope.append({"part": part.label, "first_page": page + 1})
                 for n, c in enumerate(part.characters):
                     _seat_entry(kit, t, part.seat)["characters"].append({
-                        "index": c.index, "id": c.id, "class": c.class_id,
-                        "class_name": c.class_name, "page": page + n * per_character + 1})
+                        "index": c.index, "id": c.id, "class": c.kind,
+                        "class_name": c.label, "page": page + n * per_character + 1})
                 pdfs += part.pdfs
                 page += part.pages
                 if part.pages % 2:
@@ -210,13 +242,13 @@ class Convention(Product):
             whole += pdfs
             whole_outline += [(f"Table {t}: {label}", whole_pages + p) for label, p in outline]
             whole_pages += page
-            if ctx.progress and o.tables > 1:
-                ctx.progress(f"{self.name}: envelope {t}/{o.tables} assembled")
+            joining.update(t)
         files["kit.json"] = (json.dumps(kit, indent=2, ensure_ascii=False) + "\n").encode()
         output.add_tree(self.name, files)
         output.add(f"{self.name}.pdf", merge_layered_pdfs(
             whole, title=f"{self.project.manifest.title}: {o.title} (seed {o.seed})",
             outline=whole_outline))
+        joining.update(o.tables + 1)   # and the whole kit
         self.pages = whole_pages
 
     # --- rendering ---------------------------------------------------------------------------
@@ -231,12 +263,13 @@ class Convention(Product):
         def make_job(html: str) -> RenderJob:
             return RenderJob(html=html, stylesheets=css, roots=roots,
                              base_url=base_url(self.project),
-                             source=f"{pregens.options.template} ({self.name})",
+                             source=f"{pregens.template} ({self.name})",
                              uncompressed=ctx.uncompressed, fit_check=True)
 
-        seats_marks = [(characters, {c.index: f"Table {t} · Seat {s}" for c in characters})
-                       for t, seats in enumerate(seating, start=1)
-                       for s, characters in enumerate(seats, start=1)]
+        # each sheet's table and seat, as `printshop roll characters --seats --per-seat`
+        # marks it (the cover's reprint command)
+        seats_marks = [(characters, pregens.marks_for(characters))
+                       for seats in seating for characters in seats]
         everyone = [c for characters, _ in seats_marks for c in characters]
         layers = pregens.layered_sheets(ctx, everyone, paper, pack, make_job,
                                         marks={i: m for _, marks in seats_marks
@@ -244,7 +277,7 @@ class Convention(Product):
         work = []
         for t, seats in enumerate(seating, start=1):
             for s, characters in enumerate(seats, start=1):
-                marks = {c.index: f"Table {t} · Seat {s}" for c in characters}
+                marks = pregens.marks_for(characters)
                 work.append((f"table {t}, seat {s}", len(characters) * per_character,
                              len(characters),
                              (lambda chars=characters, marks=marks: layers.job(chars, marks))
@@ -252,21 +285,17 @@ class Convention(Product):
                              (lambda chars=characters, marks=marks: pregens._render(
                                  "sheets", chars, paper, pack, marks=marks))))
 
+        from printshop.progress import Counter
+
         total = self.count
-        started = time.monotonic()
-        state = {"done": 0, "said": started}
         if ctx.progress and total > 20:
             ctx.progress(f"{self.name}: rendering {total} character sheets for "
                          f"{self.options.tables} tables")
+        counter = Counter(ctx.progress, f"{self.name}: rendering", total, "sheets",
+                          quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
 
         def on_done(index, result) -> None:
-            state["done"] += work[index][2]
-            now = time.monotonic()
-            if ctx.progress and now - started > PROGRESS_AFTER_S and \
-                    (now - state["said"] >= PROGRESS_EVERY_S or state["done"] == total):
-                state["said"] = now
-                ctx.progress(f"{self.name}: {state['done']}/{total} sheets rendered "
-                             f"({now - started:.0f} s)")
+            counter.update(step=work[index][2])
 
         results = ctx.renderer.render(LazyJobs(work, make_job), on_done=on_done)
         if layers:
@@ -304,7 +333,9 @@ class Convention(Product):
                 env, o.template, game=self.project.manifest.title, title=o.title, table=t,
                 tables=o.tables, seats=o.seats, per_seat=o.characters_per_seat,
                 envelope=envelope, contents=contents, seed=o.seed, backs=o.backs,
-                reprint=self.reprint_command(), rebuild=f"printshop build {self.name}",
+                noun=self.pregens.recipe.noun, nouns=self.pregens.recipe.nouns,
+                reprint=self.reprint_command(paper).html(),
+                rebuild=self.rebuild_command(ctx).html(),
                 first=seats[0][0].index, last=seats[-1][-1].index)
             jobs.append(RenderJob(html=html, stylesheets=css,
                                   roots=tuple(str(r) for r in self.project.read_roots),
@@ -331,35 +362,29 @@ def _seat_entry(kit: dict, table: int, seat: int) -> dict:
 
 
 def split_pages(pdf: bytes) -> list[bytes]:
-    """Each page of `pdf` as a PDF of its own (reproducibly: no random file identifier)."""
-    import hashlib
+    """Each page of `pdf` as a PDF of its own (reproducibly: pikepdf's file identifier is
+    made from the content)."""
+    import pikepdf
 
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
-
-    reader = PdfReader(io.BytesIO(pdf))
     out = []
-    for n, page in enumerate(reader.pages):
-        writer = PdfWriter()
-        writer.add_page(page)
-        digest = hashlib.md5(pdf + str(n).encode()).digest()
-        writer._ID = ArrayObject([ByteStringObject(digest)] * 2)
-        buffer = io.BytesIO()
-        writer.write(buffer)
-        out.append(buffer.getvalue())
+    with pikepdf.open(io.BytesIO(pdf)) as source:
+        for page in source.pages:
+            single = pikepdf.new()
+            single.pages.append(page)
+            buffer = io.BytesIO()
+            single.save(buffer, deterministic_id=True)
+            out.append(buffer.getvalue())
     return out
 
 
 def blank_page(width_mm: float, height_mm: float) -> bytes:
     """A one-page PDF with nothing on it: the back of a part with an odd number of pages."""
-    from pypdf import PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
+    import pikepdf
 
-    writer = PdfWriter()
-    writer.add_blank_page(width_mm * 72 / 25.4, height_mm * 72 / 25.4)
-    writer._ID = ArrayObject([ByteStringObject(b"printshop-blank!")] * 2)
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(width_mm * 72 / 25.4, height_mm * 72 / 25.4))
     buffer = io.BytesIO()
-    writer.write(buffer)
+    pdf.save(buffer, deterministic_id=True)
     return buffer.getvalue()
 
 

@@ -17,7 +17,9 @@ from printshop.products import BuildContext
 from printshop.project import Project
 
 CLI_FLAGS = {"count": "--count", "first": "--first", "seed": "--seed", "classes": "--class",
-             "class_table": "--class-table", "paper": "--paper", "backs": "--backs"}
+             "class_table": "--class-table", "paper": "--paper", "backs": "--backs",
+             "recipe": "--recipe", "reroll_while": "--reroll-while",
+             "cover": "--no-cover", "seats": "--seats", "characters_per_seat": "--per-seat"}
 
 
 @dataclass
@@ -30,7 +32,7 @@ class RolledPack:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def pack_options(count: int, seed: str | None, classes: str | None, class_table: str,
+def pack_options(count: int, seed: str | None, classes: str | None, class_table: str | None,
                  paper: str | None, backs: bool, fmt: str, **extra):
     """The command line's options as a validated `pregens` product entry."""
     from printshop.dice import new_pack_seed
@@ -61,28 +63,47 @@ def pack_options(count: int, seed: str | None, classes: str | None, class_table:
 
 
 def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes: str | None,
-                             class_table: str = "guide", paper: str | None = None,
+                             class_table: str | None = None, paper: str | None = None,
                              backs: bool = False, fmt: str = "pdf", large_ok: bool = False,
                              jobs: int | None = None, progress=None,
                              uncompressed: bool = False, first: int = 1,
+                             cover: bool = True, seats: int | None = None,
+                             per_seat: int | None = None, renderer=None,
                              **extra) -> RolledPack:
     """`first`: the number of the first character (a kit's sheet #14 alone: first=14,
-    count=1). `extra`: more `pregens` options (sheets_per_chunk, for benchmarks)."""
+    count=1); `cover`: false for the sheets alone; `seats` and `per_seat`: each sheet
+    marked with its table and seat as a kit of those numbers marks it. `renderer`: a warm
+    one to use (serve's form), else one is started. `extra`: more `pregens` options
+    (recipe, reroll_while; sheets_per_chunk for benchmarks)."""
     if first != 1:
         if first < 1:
             raise PrintshopError(Problem("--first", f"must be at least 1 (got {first})"))
         extra["first"] = first
+    if (seats is None) != (per_seat is None):
+        given, missing = ("--seats", "--per-seat") if per_seat is None else \
+            ("--per-seat", "--seats")
+        raise PrintshopError(Problem(given, f"needs {missing} too (a kit's seats a table "
+                                     "and characters a seat)"))
+    if seats is not None:
+        extra.update(seats=seats, characters_per_seat=per_seat)
+    if not cover:
+        extra["cover"] = False
     from printshop.products.characters.pregens import Pregens
-    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
+    from printshop.render.renderer import Renderer, lost_words_fail_after
 
     options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
-    name = f"characters-{options.seed.replace(':', '-')}"
+    name = f"{options.recipe or 'characters'}-{options.seed.replace(':', '-')}"
     if options.first != 1:
         name += f"-{options.first}" + (f"-{options.first + options.count - 1}"
                                         if options.count > 1 else "")
     name += f".{fmt}"
-    with Renderer(processes=jobs) as renderer:
-        if fmt == "pdf":
+    import contextlib
+
+    own = renderer is None
+    if not own:
+        renderer.new_build()
+    with Renderer(processes=jobs) if own else contextlib.nullcontext(renderer) as renderer:
+        if fmt == "pdf" and own:
             # workers first: they start while the tables load and the characters are
             # rolled, and do not carry a copy of either
             renderer.start()

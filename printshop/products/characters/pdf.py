@@ -4,7 +4,6 @@ pregen_layers.py), checked page by page, in order for the merge."""
 
 from __future__ import annotations
 
-import time
 
 from printshop.errors import PrintshopError
 from printshop.products.common import base_url
@@ -23,7 +22,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
 
     sheets_css = pregens._stylesheets(paper)
     roots = tuple(str(r) for r in pregens.project.read_roots)
-    source = f"{pregens.options.template} ({pregens.name})"
+    source = f"{pregens.template} ({pregens.name})"
 
     def make_job(html: str) -> RenderJob:
         return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
@@ -31,7 +30,8 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
                          uncompressed=ctx.uncompressed, fit_check=True)
 
     size = pregens.options.sheets_per_chunk
-    index_pages = pregens.index_pages(characters)
+    index_pages = pregens.index_pages(characters) if pregens.options.cover else []
+    marks = pregens.marks_for(characters)   # a kit's sheet reprinted: its table and seat
     chunks = split_into_chunks(characters, size)
     # (what it is, pages it must come out as, sheets in it, how to make its HTML)
     work = []
@@ -48,7 +48,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     covers = ctx.renderer.in_background([make_job(item[3]()) for item in work]) \
         if pregens._layered(characters) else None
     try:
-        layers = pregens.layered_sheets(ctx, characters, paper, pack, make_job)
+        layers = pregens.layered_sheets(ctx, characters, paper, pack, make_job, marks=marks)
     except BaseException:
         if covers is not None:
             covers.join()   # not left rendering on workers about to be stopped
@@ -56,8 +56,9 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     for chunk in chunks:
         work.append((f"sheets #{chunk[0].index}–#{chunk[-1].index}",
                      len(chunk) * layout.pages_per_character, len(chunk),
-                     (lambda chunk=chunk: layers.job(chunk)) if layers else
-                     (lambda chunk=chunk: pregens._render("sheets", chunk, paper, pack))))
+                     (lambda chunk=chunk: layers.job(chunk, marks)) if layers else
+                     (lambda chunk=chunk: pregens._render("sheets", chunk, paper, pack,
+                                                          marks=marks))))
     covered = covers.result() if covers is not None else []
     merge = LayeredMerge(len(work))
     keep_bytes = ctx.renderer.cache is not None   # the build's cache stores them later
@@ -74,31 +75,28 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     for index, result in enumerate(covered):
         take(index, result)
 
-    started = time.monotonic()
-    done = {"sheets": 0, "said": started}
+    from printshop.progress import Counter
+
     if ctx.progress and len(characters) > size:
         ctx.progress(f"{pregens.name}: rendering {len(characters)} sheets in {len(chunks)} "
                      "chunks")
+    # quiet for quick packs, then a bar (or a line every few seconds) and one at the end
+    counter = Counter(ctx.progress, f"{pregens.name}: rendering", len(characters),
+                      "sheets", quiet_for=settings.PROGRESS_AFTER_S,
+                      every=settings.PROGRESS_EVERY_S)
+    counter.update(sum(work[i][2] for i in range(len(covered))))
 
     def on_done(index: int, result) -> None:
         index += len(covered)
         take(index, result)
-        done["sheets"] += work[index][2]
-        now = time.monotonic()
-        finished = done["sheets"] == len(characters) and work[index][2]
-        # quiet for quick packs, then a line every few seconds and one at the end
-        if ctx.progress and now - started > settings.PROGRESS_AFTER_S and \
-                (now - done["said"] >= settings.PROGRESS_EVERY_S or finished):
-            done["said"] = now
-            ctx.progress(f"{pregens.name}: {done['sheets']}/{len(characters)} sheets "
-                         f"rendered ({now - started:.0f} s)")
+        counter.update(step=work[index][2])
 
     results = covered + ctx.renderer.render(LazyJobs(work[len(covered):], make_job),
                                             on_done=on_done)
     if layers:
         redone = layers.redo_overflowing(
             ctx.renderer, work, results,
-            lambda n: (chunks[n - (len(work) - len(chunks))], {}))
+            lambda n: (chunks[n - (len(work) - len(chunks))], marks))
         for index, (before, after) in enumerate(zip(results, redone)):
             if after is not before:
                 take(index, after)

@@ -55,9 +55,9 @@ class ReferenceOptions(Strict):
     kind: Literal["reference"]
     sheets: str = "sheets"                     # folder of layout files, inside the project
     files: dict[str, list[SheetId]]            # output name (no .pdf) → sheet ids, in order
-    paper: Literal["letter", "a4"] | None = None
+    paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
-    stylesheets: list[str] = ["css/fonts.css", "css/sheets.css"]
+    stylesheets: list[str] = ["css/fonts.css", "css/sheets.css"]   # templates/css/ first
 
 
 class UnknownTable(Exception):

@@ -1,7 +1,10 @@
 // printshop preview: follows the build state (Server-Sent Events from /_events) and updates
 // the page in place: the HTML edition is reloaded in a second frame and swapped in at the
 // same scroll position; PDF pages are images whose sources change, so nothing moves.
-// Problems of a failed build are shown over the last good pages until a build succeeds.
+// Problems of a failed build are shown over the last good pages until a build succeeds;
+// warnings are a badge (on the index, each product's; on a product's page, its own) that
+// lists them when clicked. The index shows each product's title, first page and pages.
+// The form page (/make) follows the packs and kits it asked for.
 (() => {
   "use strict";
   const page = window.__printshopPage || {view: "index"};
@@ -24,13 +27,52 @@
     return files.filter((f) => f.endsWith(".html") || f.endsWith(".pdf"));
   }
 
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  function warningsOf(state, product) {
+    const all = state.warnings || {};
+    if (product) return all[product] || [];
+    return [...new Set(Object.values(all).flat())];
+  }
+
   function showStatus(state) {
     const status = $("#status");
     if (!status) return;
     const problems = state.problems.length;
-    status.textContent = problems ? `${problems} problem${problems > 1 ? "s" : ""}`
-      : state.building ? "building…" : "up to date";
-    status.className = problems ? "bad" : state.building ? "busy" : "good";
+    const warned = warningsOf(state, page.product).length;
+    status.textContent = problems ? plural(problems, "problem")
+      : state.building ? "building…"
+      : warned ? `up to date, ${plural(warned, "warning")}` : "up to date";
+    status.className = problems ? "bad" : state.building ? "busy" : warned ? "warn" : "good";
+  }
+
+  // a badge saying how many warnings, which shows (and hides) their list when clicked
+  function warningBadge(lines, id) {
+    const box = el("span", {class: "warnings-box"});
+    if (!lines.length) return box;
+    const badge = el("button", {type: "button", class: "badge", "aria-expanded": "false",
+                                "aria-controls": id}, plural(lines.length, "warning"));
+    const list = el("ul", {class: "warning-list", id, hidden: ""});
+    for (const line of lines) list.appendChild(el("li", {}, line));
+    badge.addEventListener("click", () => {
+      const open = list.hidden;
+      list.hidden = !open;
+      badge.setAttribute("aria-expanded", String(open));
+    });
+    box.append(badge, list);
+    return box;
+  }
+
+  function showWarnings(state) {
+    const slot = $("#warnings");
+    if (!slot) return;
+    const lines = warningsOf(state, page.product);
+    const key = lines.join("\n");
+    if (slot.dataset.shown === key) return;
+    slot.dataset.shown = key;
+    const wasOpen = slot.querySelector(".warning-list:not([hidden])") !== null;
+    slot.replaceChildren(warningBadge(lines, "warning-list"));
+    if (wasOpen && lines.length) slot.querySelector(".badge").click();
   }
 
   function showProblems(lines) {
@@ -50,12 +92,54 @@
   function showIndex(state) {
     const list = $("#products");
     if (!list) return;
+    const open = new Set([...list.querySelectorAll(".warning-list:not([hidden])")]
+      .map((node) => node.id));
     list.replaceChildren(...state.products.map((name) => {
-      const item = el("li");
-      item.appendChild(el("a", {class: "product", href: "/preview/" + name}, name));
+      const item = el("li", {class: "product-card", id: "product-" + name});
+      const outputs = (state.outputs[name] || []).filter((f) => f in state.files);
+      const pdf = outputs.find((f) => f.endsWith(".pdf"));
+      const link = el("a", {class: "product", href: "/preview/" + name});
+      const thumb = link.appendChild(el("span", {class: "thumb"}));
+      if (pdf) {
+        thumb.appendChild(el("img", {alt: `first page of ${pdf}`, loading: "lazy",
+                                     src: `/_pages/${pdf}/thumb.png?v=${state.files[pdf]}`}));
+      }
+      link.appendChild(el("span", {class: "title"}, (state.titles || {})[name] || name));
+      item.appendChild(link);
+      const facts = el("span", {class: "facts"}, name);
+      const pages = pdf && (state.pages || {})[pdf];
+      if (pages) facts.appendChild(el("span", {class: "page-count"}, ` · ${plural(pages, "page")}`));
+      item.appendChild(facts);
       const files = el("span", {class: "files"});
-      for (const f of state.outputs[name] || []) files.appendChild(el("a", {href: "/" + f}, f));
+      for (const f of outputs) {
+        const n = (state.pages || {})[f];
+        files.appendChild(el("a", {href: "/" + f, title: n ? plural(n, "page") : f}, f));
+      }
       item.appendChild(files);
+      const id = "warnings-" + name;
+      item.appendChild(warningBadge(warningsOf(state, name), id));
+      if (open.has(id)) item.querySelector(".badge").click();
+      return item;
+    }));
+  }
+
+  function showJobs(state) {
+    const list = $("#jobs");
+    if (!list) return;
+    list.replaceChildren(...[...(state.jobs || [])].reverse().map((job) => {
+      const item = el("li", {id: "job-" + job.id, class: "job " + job.status});
+      const what = job.kind === "pack" ? "Pack of characters" : "Convention kit";
+      const said = {queued: "waiting…", running: "being made…", done: "ready",
+                    failed: "failed"}[job.status];
+      item.appendChild(el("strong", {}, `${what}: ${said}`));
+      if (job.files.length) {
+        const files = el("span", {class: "files"});
+        for (const f of job.files) files.appendChild(el("a", {href: "/" + f, download: ""}, f));
+        item.appendChild(files);
+      }
+      if (job.lines.length) item.appendChild(el("pre", {}, job.lines.join("\n")));
+      if (job.problems.length) item.appendChild(el("pre", {class: "bad"},
+                                                   job.problems.join("\n")));
       return item;
     }));
   }
@@ -175,6 +259,8 @@
     api.build = state.build;
     showStatus(state);
     showProblems(state.problems);
+    showWarnings(state);
+    if (page.view === "make") return showJobs(state);
     if (page.view === "index") return showIndex(state);
     const files = filesOf(state, page.product);
     if (!files.length) return;

@@ -198,6 +198,7 @@ class MarkdownReader:
         # icons are drawn in the ink, or a palette colour they name (set by the product)
         self.colours = None
         self.ink = "#000000"
+        self._texts: dict[Path, str] = {}   # each chapter's text: columns for problems
 
     def read(self, files: list[Path], problems: Problems) -> Manuscript:
         parsed: list[tuple[SourceFile, FrontMatter, list[Token]]] = []
@@ -214,6 +215,7 @@ class MarkdownReader:
             for line, message in html_warnings:
                 self.warnings.add(path, message, line)
             parsed.append((SourceFile(path), front, self.md.parse(text, {})))
+            self._texts[path] = text
         keys = reading_keys(parsed, self.root)
         parsed.sort(key=lambda item: keys[item[0].path])
 
@@ -328,8 +330,16 @@ class MarkdownReader:
             directive = Directive(meta["name"], meta["argument"], meta["attrs"], path, line)
             message = self.directive_check(directive.name, directive.argument, directive.attrs)
             if message:
-                problems.add(path, message, line)
+                problems.add(path, message, line, self._column(path, line, f"::{meta['name']}"))
             directives.append(directive)
+
+    def _column(self, path, line: int, needle: str) -> int | None:
+        """Where `needle` starts on a chapter's line (for the caret under a problem)."""
+        lines = self._texts.get(path, "").splitlines()
+        if 1 <= line <= len(lines):
+            found = lines[line - 1].find(needle)
+            return found + 1 if found >= 0 else None
+        return None
 
     # inline: cross-references, links, images ---------------------------------------------------
     def _check_inline(self, source: SourceFile, tokens):
