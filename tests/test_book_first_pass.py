@@ -6,6 +6,7 @@ from __future__ import annotations
 from printshop.products.book.first_pass import _best_numbers, _next_part
 from printshop.products.book.parts import Part, placed
 from printshop.render.job import RenderResult
+from printshop.products.book.job import BookPart, PartFound
 
 
 def _part(kind: str, ids: list[str], links: list[str], size: int) -> Part:
@@ -25,7 +26,7 @@ PARTS = [_part("front", ["toc"], ["a", "b", "c", "z"], 300),
 
 def _laid_out(pages: int, anchors: dict[str, int]) -> RenderResult:
     # a part's render has one page too many (the next part's empty element) but the last
-    return RenderResult(b"", pages + 1, anchors=anchors)
+    return RenderResult(b"", pages + 1, found={BookPart.name: PartFound(anchors)})
 
 
 def test_parts_go_in_book_order_until_page_nine_then_the_longest_first():

@@ -11,6 +11,7 @@ import pytest
 from printshop.products.characters import layers as pregen_layers
 from printshop.products.characters.lists import ListsModel, kind_of
 from printshop.render.pdf.layers import Slot
+from printshop.render.checks import FitCheck
 
 from conftest import RULES_SRC, own_pregens_css
 from test_pregen_layers import pixels, words_and_boxes
@@ -106,7 +107,7 @@ def layered_sheets(count: int, source=RULES_SRC):
 
     def make_job(html):
         return RenderJob(html=html, stylesheets=css, roots=roots, base_url=base_url(project),
-                         source="test", fit_check=True)
+                         source="test", extensions=(FitCheck(),))
 
     with Renderer(processes=2) as renderer:
         ctx = SimpleNamespace(renderer=renderer, warn=lambda problem: None)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar
 
 from printshop import deps
 from printshop.errors import PrintshopError, Problem, Problems
-from printshop.output import BuildOutput
-from printshop.project import Project
-from printshop.source.schema import Strict, validate
-from printshop.source.yamlfile import load_yaml
+
+if TYPE_CHECKING:   # (a render worker imports this package for the job extensions its
+    # product families register, products/*/job.py: nothing heavy at import)
+    from printshop.output import BuildOutput
+    from printshop.project import Project
+    from printshop.source.schema import Strict
 
 # kind → module that defines it (imported only when used)
 PRODUCT_MODULES = {
@@ -100,6 +102,7 @@ class Product:
 
     def profile_where(self) -> tuple[str, int | None]:
         from printshop.errors import display_path
+        from printshop.source.yamlfile import load_yaml
 
         if self.profile_from_cli or self.project.manifest_path is None:
             return ("--profile", None)
@@ -127,6 +130,8 @@ def load_products(project: Project, names: list[str] | None = None,
     wrong option left out), so that one run reports the entry's other mistakes too. A
     provisional product is checked, never built."""
     from printshop.source.choices import close_match, fold_case
+    from printshop.source.schema import validate
+    from printshop.source.yamlfile import load_yaml
 
     problems = Problems()
     declared = project.manifest.products

@@ -20,6 +20,7 @@ from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.book.cover_geometry import Wrap, wrap
+from printshop.render.checks import FitCheck
 from printshop.source.schema import Strict
 
 TEMPLATE = "cover.html.j2"
@@ -111,11 +112,12 @@ def cover_pdf(ctx: BuildContext, project, profile, geometry: Wrap, book: dict,
                     base_url=base_url(project), source=f"{TEMPLATE} ({what})",
                     uncompressed=ctx.uncompressed,
                     cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk else None,
-                    fit_check=True)
+                    extensions=(FitCheck(),))
     result = ctx.renderer.render([job])[0]
     for warning in collect_warnings([result]):
         ctx.warn(warning)
-    problems = [f"{o.name} does not fit on the cover ({o.how})" for o in result.overflows]
+    problems = [f"{o.name} does not fit on the cover ({o.how})"
+                for o in FitCheck.overflows(result)]
     if result.pages != 1:
         problems.append(f"the cover should be one page but took {result.pages}")
     if problems:

@@ -26,6 +26,7 @@ the part laid out afresh with its numbers (tests/test_render_resume.py).
 
 from __future__ import annotations
 
+from printshop.products.book.job import BookPart
 from printshop.products.book.pages import PLACEHOLDER
 from printshop.render.job import RenderJob, RenderResult
 
@@ -54,7 +55,7 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
             firsts = [None] * len(parts)
             firsts[index] = _covered(parts, results) + 1
         made, = part_jobs(job, parts, sheets, numbers, firsts, [index], True, keep=keep)
-        tokens[index] = made.keep
+        tokens[index] = made.get(BookPart).keep
         return made
 
     def add_next() -> None:
@@ -76,7 +77,8 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
     for _ in range(max(1, workers)):
         add_next()
     ctx.renderer.run(queue, done)
-    return results, [(token, result.kept_by) for token, result in zip(tokens, results)]
+    return results, [(token, BookPart.found_in(result).kept_by)
+                     for token, result in zip(tokens, results)]
 
 
 def _name(job: RenderJob) -> str:

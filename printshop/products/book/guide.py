@@ -15,6 +15,7 @@ from printshop.products import BuildContext, Product, layouts
 from printshop.products.book.cover import CoverSettings
 from printshop.products.book.fonts import (BOOK_FAMILIES, _notdef_script, order_fonts,
                                           predicted_fonts)
+from printshop.products.book.job import BookPart
 from printshop.products.book.pages import placed_as_json, render_book
 from printshop.products.book.preview import PageMap, page_map, render_chapter
 from printshop.products.common import (base_url, build_date, check_stylesheets,
@@ -26,6 +27,7 @@ from printshop.render.jinja import render_template
 from printshop.products.printing import (colours_for, finish_for_profile, palette_css,
                                          profile_css)
 from printshop.render.job_warnings import collect_warnings
+from printshop.render.checks import PageCheck
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.products import markup
 from printshop.products.book.art import (art_figure, check_art, colophon_credits, cover,
@@ -386,12 +388,13 @@ class Guide(Product):
                 if _notdef_script(warning.message) in self._reported_scripts:
                     continue  # that script was reported before rendering, with its fix
                 ctx.warn(warning)
-            for outside in result.outside:
+            for outside in PageCheck.outside(result):
                 ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
                                  outside.line))
             pdf, self.pages = result.pdf, result.pages
-            if result.anchors:   # where every chapter and id fell: for `serve`'s previews
-                found = page_map(html, result.anchors, result.pages)
+            anchors = BookPart.found_in(result).anchors
+            if anchors:   # where every chapter and id fell: for `serve`'s previews
+                found = page_map(html, anchors, result.pages)
                 self.cache_extra = {"page_map": found.as_json()} if found else {}
                 parts = placed_as_json(job)
                 if parts:
@@ -446,7 +449,7 @@ class Guide(Product):
                          source=f"{self.options.template} ({self.name})",
                          uncompressed=ctx.uncompressed,
                          cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
-                         else None, fonts=self.font_policy(), page_check=True)
+                         else None, fonts=self.font_policy(), extensions=(PageCheck(),))
 
     def chapter_preview(self, ctx: BuildContext, source: str, pages: PageMap,
                         composed=None):

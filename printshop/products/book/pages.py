@@ -31,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from printshop.errors import display_path
+from printshop.products.book.job import BookPart
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
 TARGET_PAGE = re.compile(r"target-counter\(\s*attr\(\s*href\s+url\s*\)\s*,\s*page\s*\)")
@@ -196,10 +197,11 @@ def _render_whole(ctx, job: RenderJob, sheets, pages: dict[str, int]) -> RenderR
     """The whole book in one layout, numbered until the numbers agree."""
     wanted = _referenced(job.html)
     for _ in range(MAX_PASSES):
-        whole = replace(job, html=number_links(job.html, pages), stylesheets=sheets,
-                        anchors=True)
+        whole = replace(job, html=number_links(job.html, pages),
+                        stylesheets=sheets).extended(BookPart())
         result, = ctx.renderer.render([whole])
-        found = {name: result.anchors.get(name) for name in wanted}
+        anchors = BookPart.found_in(result).anchors
+        found = {name: anchors.get(name) for name in wanted}
         if all(found[name] == pages.get(name) for name in wanted):
             return result
         pages = {**pages, **{k: v for k, v in found.items() if v is not None}}

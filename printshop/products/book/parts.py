@@ -23,17 +23,22 @@ caller lays the whole book out instead.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from dataclasses import replace
 
+from printshop.products.book.job import BookPart, PartFound
 from printshop.products.book.pages import LINK, MAX_PASSES, number_links
+from printshop.render.checks import PageCheck
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
 EXTERNAL = "ps-ext-"          # stand-in ids for targets in other parts (book_merge.py)
 _TOKENS = itertools.count(1)  # names of the first pass's layouts kept in the workers
 _ID = re.compile(r'\sid="([^"]+)"')
 _SECTION = re.compile(r"<section\b[^>]*>")
+_NUMBER = re.compile(r'data-page-ref="([^"]*)"')
+_REF_LINK = re.compile(r'<a\b[^>]*?\bdata-page-ref="([^"]*)"\s+href="#([^"]+)"')
 
 
 class Part:
@@ -86,33 +91,26 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
     keeping its layout, 0 for none), each part is finished from that layout, by that
     worker (render/weasy/resume.py)."""
     book_ids = set().union(*(p.own for p in parts))
+    base = replace(job, stylesheets=sheets, layout_only=layout_only)
+    if layout_only:    # (the pages are checked once they are numbered)
+        base = base.without(PageCheck)
     jobs = []
     for index in which:
         part = parts[index]
         next_kind = parts[index + 1].kind if index + 1 < len(parts) else None
         html = part_html(part, book_ids, numbers, next_kind)
         first = firsts[index] if firsts is not None else None
-        extra = (place_in_book(first),) if first else ()
-        made = replace(job, html=html, stylesheets=sheets + extra, anchors=True,
-                       layout_only=layout_only,
-                       strings=strings[index] if strings is not None else (),
-                       page_check=job.page_check and not layout_only, source=job.source,
-                       first_page=first or 1)
+        extension = BookPart(
+            first=first or 0, strings=strings[index] if strings is not None else (),
+            refs=tuple(sorted({(f"#{target}", number)
+                               for number, target in _REF_LINK.findall(html)})),
+            text=hashlib.sha256(_NUMBER.sub("", html).encode()).hexdigest())
         if keep:
-            made.keep, made.first = f"{next(_TOKENS)}:{index}", first or 0
+            extension = replace(extension, keep=f"{next(_TOKENS)}:{index}")
         elif kept is not None and kept[index][1]:
-            made.resume = (kept[index][0], first)
-            made.worker = kept[index][1]
-        jobs.append(made)
+            extension = replace(extension, resume=kept[index][0], worker=kept[index][1])
+        jobs.append(replace(base, html=html).extended(extension))
     return jobs
-
-
-def place_in_book(first: int) -> Stylesheet:
-    """A part (or a chapter previewed alone) numbered from its page `first` in the book,
-    its first page a left or right page as it is there."""
-    return Stylesheet(text=f"@page :first {{ counter-reset: page {first}; }}\n"
-                           f"html {{ break-before: {'right' if first % 2 else 'left'}; }}\n",
-                      label="its page numbers in the book")
 
 
 def placed(parts: list[Part], results: list[RenderResult]
@@ -127,11 +125,12 @@ def placed(parts: list[Part], results: list[RenderResult]
             break
         firsts.append(next_page)
         strings.append(tuple(sorted(current.items())))
-        for name, page in result.anchors.items():
+        found_in_part = BookPart.found_in(result)
+        for name, page in found_in_part.anchors.items():
             if not name.startswith(EXTERNAL):
                 pages.setdefault(name, next_page + page - 1)
         keep = own_pages(result, index, len(parts))
-        for name, found in result.strings.items():
+        for name, found in found_in_part.strings.items():
             own = [text for page, text in found if page <= keep]
             if own:
                 current[name] = own[-1]
@@ -205,8 +204,10 @@ def joined(job: RenderJob, parts: list[Part], results: list[RenderResult],
                 seen.add((warning.path, warning.message))
                 warnings.append(warning)
     outside = [replace(o, page=o.page + first - 1)
-               for first, result in zip(firsts, results) for o in result.outside]
+               for first, result in zip(firsts, results) for o in PageCheck.outside(result)]
     fonts = sorted({font for result in results for font in result.fonts})
     return RenderResult(pdf=pdf, pages=sum(own_pages(r, i, count)
                                            for i, r in enumerate(results)),
-                        warnings=warnings, anchors=numbers, fonts=fonts, outside=outside)
+                        warnings=warnings, fonts=fonts,
+                        found={BookPart.name: PartFound(anchors=numbers),
+                               PageCheck.name: outside})

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 
 from printshop.products.book.pages import (MAX_PASSES, literal_stylesheets, number_links,
                                            split_parts)
-from printshop.products.book.parts import place_in_book
+from printshop.products.book.job import BookPart
+from printshop.render.checks import PageCheck
 from printshop.render.job import RenderJob
 
 _SOURCE = re.compile(r'<section class="chapter" data-source="([^"]*)"')
@@ -105,7 +106,6 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
     first = known["first"]
     text = _with_book_title(text, job.html)
     own = set(_ID.findall(text[text.find("<section"):]))
-    sheets += (place_in_book(first),)
     numbers = dict(pages.anchors)
     if chapter_id:
         numbers[chapter_id[1]] = first
@@ -116,10 +116,11 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
         # uncompressed: the preview is read from the local disk and drawn as images, and
         # compressing its streams was a third of writing its PDF (0.1 s of 2.5)
         alone = replace(job, html=number_links(text, numbers), stylesheets=sheets,
-                        anchors=True, page_check=False, uncompressed=True,
-                        source=f"{job.source}, {source} alone")
+                        uncompressed=True, source=f"{job.source}, {source} alone")
+        alone = alone.without(PageCheck).extended(BookPart(first=first))
         result, = ctx.renderer.render([alone])
-        found_pages = {name: first + page - 1 for name, page in result.anchors.items()
+        found_pages = {name: first + page - 1
+                       for name, page in BookPart.found_in(result).anchors.items()
                        if name in own}
         if all(numbers.get(name) == page for name, page in found_pages.items()):
             break

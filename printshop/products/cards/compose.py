@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
+from printshop.products.cards.job import CardFaces
 from printshop.products.cards.art import CardArt, art_frame, back_picture, card_picture
 from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Box, Imposition, Page
 from printshop.source.card_sizes import CardSize
@@ -18,6 +19,7 @@ from printshop.products.common import (base_url, jinja_environment, stylesheet,
                                        warn_missing_glyphs)
 from printshop.products.credits import credits_line
 from printshop.products.printing import colours_for, palette_css
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.source.decks import Deck
@@ -309,7 +311,8 @@ def sheet_job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group
         + (composer.page_css(group.imposition),) + extra,
         roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
         source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
-        fit_check=True, cmyk_icc=composer.cmyk_icc, faces=placements)
+        cmyk_icc=composer.cmyk_icc,
+        extensions=(FitCheck(),) + ((CardFaces(placements),) if placements else ()))
 
 
 def check_templates(project, groups: list[DeckGroup]) -> None:

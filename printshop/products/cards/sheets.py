@@ -36,6 +36,7 @@ from printshop.products.cards.fit import (FitState, Ladder, does_not_fit, ladder
                                          overflows_by_box, predicted_try, probe_job)
 from printshop.products.cards.settings import DeckGroup
 from printshop.render.pool.queue import RenderQueue
+from printshop.render.checks import FitCheck
 
 MAX_FIT_ROUNDS = 12    # renders of one chunk
 
@@ -163,7 +164,7 @@ class SheetRun:
     def _look_done(self, index: int, gi: int, ci: int, result) -> None:
         name = f"look-{gi}-{ci}"
         found = {}
-        for overflow in result.overflows:
+        for overflow in FitCheck.overflows(result):
             card, _, box = overflow.name.partition(":")
             if card == name:
                 found.setdefault(box or "text", replace(
@@ -225,7 +226,7 @@ class SheetRun:
         if fitting.settled:
             return
         box = fitting.key[2]
-        overflowing = {o.name: o for o in result.overflows}
+        overflowing = {o.name: o for o in FitCheck.overflows(result)}
         for n in which:
             overflow = overflowing.get(f"{fitting.tries[n][1]}:{box}")
             fitting.fits[n] = overflow is None

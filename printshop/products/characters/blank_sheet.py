@@ -22,6 +22,7 @@ from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.source.classes import SAVES, STATS
 from printshop.source.schema import Strict
+from printshop.render.checks import FitCheck
 
 SHEET_PAPERS = ("letter", "a4")
 SHEET_MARGIN_MM = 9   # as the pregen sheet (products/characters/pregens.py)
@@ -126,7 +127,7 @@ class BlankSheet(Product):
                          roots=tuple(str(r) for r in project.read_roots),
                          base_url=base_url(project),
                          source=f"{self.options.template} ({self.name})",
-                         uncompressed=ctx.uncompressed, fit_check=True,
+                         uncompressed=ctx.uncompressed, extensions=(FitCheck(),),
                          cmyk_icc=str(profile.icc_path(project.root)) if cmyk else None)
 
     def render(self, ctx: BuildContext, papers: list[str], fillable: bool,
@@ -139,8 +140,9 @@ class BlankSheet(Product):
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
             problems += [Problem(self.options.template, f"{o.describe()}: shorten what it "
-                                 f"prints or adjust css/blank-sheet.css") for o in result.overflows]
-            if result.pages != 1 and not result.overflows:
+                                 f"prints or adjust css/blank-sheet.css")
+                         for o in FitCheck.overflows(result)]
+            if result.pages != 1 and not FitCheck.overflows(result):
                 problems.append(Problem(self.options.template, f"the blank sheet came out as "
                                         f"{result.pages} pages on {paper}, expected 1"))
         if problems:

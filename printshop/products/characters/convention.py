@@ -32,6 +32,7 @@ from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob
 from printshop.source.schema import Strict
 from printshop.source.yamlfile import load_yaml
+from printshop.render.checks import FitCheck
 
 MAX_TABLES = 500
 MAX_SEATS = 12
@@ -241,7 +242,7 @@ class Convention(Product):
             return RenderJob(html=html, stylesheets=css, roots=roots,
                              base_url=base_url(self.project),
                              source=f"{pregens.options.template} ({self.name})",
-                             uncompressed=ctx.uncompressed, fit_check=True)
+                             uncompressed=ctx.uncompressed, extensions=(FitCheck(),))
 
         seats_marks = [(characters, {c.index: f"Table {t} · Seat {s}" for c in characters})
                        for t, seats in enumerate(seating, start=1)

@@ -10,6 +10,7 @@ from printshop.products.common import base_url
 from printshop.products.characters.chunks import LazyJobs, split_into_chunks
 from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob
+from printshop.render.checks import FitCheck
 
 
 def render_parts(pregens, ctx, characters, paper, pack, layout):
@@ -27,7 +28,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     def make_job(html: str) -> RenderJob:
         return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
                          base_url=base_url(pregens.project), source=source,
-                         uncompressed=ctx.uncompressed, fit_check=True)
+                         uncompressed=ctx.uncompressed, extensions=(FitCheck(),))
 
     size = pregens.options.sheets_per_chunk
     index_pages = pregens.index_pages(characters)
@@ -65,7 +66,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
         """A part that came out as it should goes to the merge (one that did not is
         rendered again, or reported, below)."""
         expected = work[index][1]
-        if not result.overflows and result.pages == expected:
+        if not FitCheck.overflows(result) and result.pages == expected:
             merge.add(index, result.pdf)
             if not keep_bytes:
                 result.pdf = b""

@@ -30,6 +30,7 @@ from printshop.roll.character_rules import CharacterRules, load_character_rules
 from printshop.roll.characters import Character, roll_character
 from printshop.source.schema import Strict
 from printshop.source.yamlfile import load_yaml
+from printshop.render.checks import FitCheck
 
 MAX_COUNT = 10_000          # more than this needs a confirmation (--yes)
 HARD_MAX_COUNT = 1_000_000
@@ -319,12 +320,12 @@ class Pregens(Product):
         seed, template = self.options.seed, self.options.template
         problems, overflows = [], []
         for (what, expected, _, _), result in zip(work, results):
-            for overflow in result.overflows:
+            for overflow in FitCheck.overflows(result):
                 overflows.append(overflow)
                 if len(overflows) <= LISTED:
                     problems.append(Problem(self.name, f"{overflow.describe()} (seed {seed}); "
                                             f"shorten what it prints or adjust {template}"))
-            if result.pages != expected and not result.overflows:
+            if result.pages != expected and not FitCheck.overflows(result):
                 problems.append(Problem(self.name, f"{what} came out as {result.pages} pages, "
                                         f"expected {expected} (a page break in {template}?)"))
         rest = overflows[LISTED:]

@@ -41,6 +41,7 @@ from printshop.safepath import UnsafePath, resolve_inside
 from printshop.source.schema import Strict
 from printshop.source.sheets import Sheet, load_sheet
 from printshop.source.yamlfile import load_yaml
+from printshop.render.checks import FitCheck
 
 TABLE_PARTIAL = "partials/table.html.j2"
 SHEET_TEMPLATE = "sheets/sheet.html.j2"
@@ -255,7 +256,7 @@ class Reference(Product):
                                   roots=tuple(str(r) for r in project.read_roots),
                                   base_url=base_url(project),
                                   source=f"{display_path(sheet.path)} ({self.name})",
-                                  uncompressed=ctx.uncompressed, fit_check=True))
+                                  uncompressed=ctx.uncompressed, extensions=(FitCheck(),)))
         if ctx.progress:
             ctx.progress(f"{self.name}: rendering {len(jobs)} sheets")
         results = ctx.renderer.render(jobs)
@@ -290,9 +291,10 @@ def _fit_problems(item: _Composed, result) -> list[Problem]:
     problems = []
     reported = set()
     # A block running off its column also pushes its page's box: name the block, not both.
-    pages_with_blocks = {o.page for o in result.overflows
+    pages_with_blocks = {o.page for o in FitCheck.overflows(result)
                          if o.name in item.fit_names and item.fit_names[o.name].page is None}
-    for overflow in sorted(result.overflows, key=lambda o: (o.frame is None, o.name)):
+    for overflow in sorted(FitCheck.overflows(result),
+                           key=lambda o: (o.frame is None, o.name)):
         place = item.fit_names.get(overflow.name) or Place(
             display_path(item.sheet.path), None, overflow.name)
         if overflow.name in reported or (place.page is not None

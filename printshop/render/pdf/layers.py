@@ -318,11 +318,12 @@ def stamp_css(state: dict, font_config):
     return state["stamp_css"]
 
 
-def draw_layers(job, geometry, pdf: bytes, state: dict) -> bytes:
+def draw_layers(overlay: Overlay, uncompressed: bool, geometry, pdf: bytes,
+                state: dict) -> bytes:
     """The values pages with their forms and stamps drawn over them. Pages that did not
     come out one a sheet (a sheet too long) are left as they are: the product reports or
     redraws them. The worker's `Sources` live in its kept `state`."""
-    pages = job.overlay.pages
+    pages = overlay.pages
     if len(geometry) != len(pages) or any(
             art is not None and ("bottom" not in found or
                                  any(piece[4] not in found for piece in art.pieces))
@@ -330,7 +331,7 @@ def draw_layers(job, geometry, pdf: bytes, state: dict) -> bytes:
         return pdf
     for number, art in enumerate(pages):
         if art is not None:
-            form = job.overlay.forms[art.form]
+            form = overlay.forms[art.form]
             art.band_dy_px = geometry[number]["bottom"].top - form.band_top_px
             # the lists' pieces, from where their column is on this page
             art.placed = [(source, page, dx + geometry[number][column].content_x,
@@ -339,5 +340,5 @@ def draw_layers(job, geometry, pdf: bytes, state: dict) -> bytes:
     sources = state.get("layer_sources")
     if sources is None:
         sources = state["layer_sources"] = Sources()
-    return compose(pdf, job.overlay, job.uncompressed, sources)
+    return compose(pdf, overlay, uncompressed, sources)
 
