@@ -2,7 +2,10 @@
 # Both create the virtualenv .venv/ on first use. WeasyPrint needs the system's Pango,
 # HarfBuzz and HarfBuzz's font subsetter (Debian: libpango-1.0-0 libpangoft2-1.0-0
 # libharfbuzz-subset0). `make` checks for them first, with the system's Python, before it
-# installs or renders anything, and names the packages for Debian, Fedora and macOS.
+# installs or renders anything. On Debian or Ubuntu, as root or where `sudo -n` needs no
+# password, it installs what is missing with apt-get, saying what and why; otherwise (or
+# with PRINTSHOP_NO_INSTALL=1) it stops at once with the one command to run (elsewhere:
+# the packages for Debian, Fedora and macOS).
 
 PYTHON ?= python3
 VENV := .venv
@@ -22,11 +25,11 @@ $(STAMP): pyproject.toml setup.py | system-check
 	@touch $(STAMP)
 
 system-check:
-	@$(PYTHON) printshop/system_check.py build
+	@$(PYTHON) printshop/system_check.py build --install
 
-# the tests also need poppler-utils, Chromium and the CJK and Thai fonts (named if missing)
+# the tests also need poppler-utils, Chromium and the CJK and Thai fonts (installed the same way)
 system-check-test:
-	@$(PYTHON) printshop/system_check.py test
+	@$(PYTHON) printshop/system_check.py test --install
 
 # The other games in games/ (each a project folder of its own), each into build/games/NAME/.
 GAMES := red-hack dcc dice-and-danger chainmail
@@ -52,7 +55,7 @@ bytecode: $(STAMP)
 
 # Render every page of the built PDFs to PNG for looking at them (needs poppler-utils).
 look: build
-	@$(PYTHON) printshop/system_check.py look
+	@$(PYTHON) printshop/system_check.py look --install
 	@mkdir -p build/png
 	@for pdf in build/*.pdf; do name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$name; done
 	@for pdf in build/games/*/*.pdf; do game=$$(basename $$(dirname $$pdf)); name=$$(basename $$pdf .pdf); pdftoppm -png -r 60 $$pdf build/png/$$game-$$name; done

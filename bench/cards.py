@@ -52,7 +52,7 @@ def main() -> int:
 
     from printshop.products.cards.hirelings import roll_hireling_pack
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.renderer import Renderer
 
     source = REPO / "rules-src"
     project = Project.load(source)

@@ -103,6 +103,11 @@ def write_baseline(results_dir: Path, failed: list[str] | None = None) -> None:
         _row("the whole kit, cold (Chromium: the guide's HTML)", kit.get("printshop_s"),
              kit.get("chromium_guide_html_s"), None, "≤ 15 s", kit.get("verdict")),
     ]
+    words = kit.get("words_check")
+    if words:
+        rows.append(f"| the words check's share of the workers' CPU in a cold kit build | "
+                    f"{words['words_cpu_s']:.2f} s of {words['jobs_cpu_s']:.2f} s | | "
+                    f"{100 * words['share']:.1f} % | ≤ 5 % | {words['verdict']} |")
     incremental = figures("incremental")
     if incremental:
         full = incremental.get("full_build_s")

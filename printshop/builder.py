@@ -200,7 +200,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                  force=False) -> None:
     own_renderer = renderer is None
     if own_renderer:
-        from printshop.render.pool.renderer import Renderer
+        from printshop.render.renderer import Renderer
 
         renderer_args = {"processes": jobs}
         if timeout is not None:
@@ -315,7 +315,7 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     def build(product) -> None:
         # what its last good build kept (the book: where its parts fell), as a guess
         product.last_build = entry_extra(out, product.name)
-        from printshop.render.pool.renderer import lost_words_fail_after
+        from printshop.render.renderer import lost_words_fail_after
 
         product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name])
         with deps.recording(recorders[product.name]), lost_words_fail_after(), \
@@ -380,15 +380,22 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
                 done.add(product.name)
                 lock.notify_all()
 
-    checking = threading.Thread(target=context.copy().run, args=(check_all,), daemon=True)
-    checking.start()
-    threads = [threading.Thread(target=run, daemon=True)
-               for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]
-    for thread in threads:
-        thread.start()
-    checking.join()
-    for thread in threads:
-        thread.join()
+    from printshop.render.pool import early
+
+    if early.serial():   # all on this thread, one product after another: what a profiler
+        context.copy().run(check_all)   # or a debugger sees (render/pool/serial.py)
+        run()
+    else:
+        checking = threading.Thread(target=context.copy().run, args=(check_all,),
+                                    daemon=True)
+        checking.start()
+        threads = [threading.Thread(target=run, daemon=True)
+                   for _ in range(min(PRODUCTS_AT_ONCE, len(products)))]
+        for thread in threads:
+            thread.start()
+        checking.join()
+        for thread in threads:
+            thread.join()
     if check_failure:
         raise check_failure[0]
     every_warning = [w for p in products for w in warnings[p.name]]

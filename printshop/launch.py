@@ -9,9 +9,17 @@ def main() -> None:
 
     try:
         if early.renders(sys.argv[1:]):
-            early.start()
+            early.start(_preload)
         from printshop.cli import main as cli_main
     except KeyboardInterrupt:   # Ctrl-C before the command line could say it
         sys.stderr.write("printshop: interrupted; nothing was written\n")
         sys.exit(130)
     cli_main()
+
+
+def _preload() -> None:
+    """A render worker's preload (render/job.py), imported in the worker: this process has
+    not loaded printshop's render modules yet, and need not wait for them."""
+    from printshop.render.job import preload
+
+    preload()

@@ -3,17 +3,29 @@
 Products render into memory; only when every requested product has succeeded are the files
 written, each to a temporary name in the same folder and then `os.replace`d over the old
 one. A failed or interrupted build leaves the previous outputs byte-identical.
+
+Builds may write into one folder at the same moment (`serve` running while the author types
+`printshop build`, two terminals), and so may threads of one process: each temporary file's
+name is its writer's own (process id and a counter), and only the temporaries of processes
+that have ended are removed as stale. Whichever build renames its file last wins; each file
+is always one build's whole file, and the build cache's entries check the outputs' hashes
+(an output another build replaced is built again next time, never trusted).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+import time
 from pathlib import Path
 
 from printshop.errors import PrintshopError, Problem
 
 TMP_PREFIX = ".printshop-tmp-"
+STALE_AFTER_S = 6 * 3600    # a temporary this old is stale even if its process id runs
+                            # (ids are reused): a write takes seconds
+_unique = itertools.count()   # (next() on it is atomic: threads never share a name)
 _SAFE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
              *(f"lpt{i}" for i in range(10))}
@@ -78,7 +90,7 @@ def _same_bytes(target: Path, data: bytes) -> bool:
 
 
 def write_atomic(target: Path, data: bytes) -> Path:
-    temporary = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{target.name}")
+    temporary = target.with_name(f"{TMP_PREFIX}{os.getpid()}-{next(_unique)}-{target.name}")
     try:
         with open(temporary, "wb") as handle:
             handle.write(data)
@@ -92,9 +104,18 @@ def write_atomic(target: Path, data: bytes) -> Path:
 
 
 def remove_stale_temporaries(folder: Path) -> None:
-    """Leftovers of a build that was killed while writing."""
+    """Leftovers of a build that was killed while writing: those whose process has ended.
+    Another build's, written into the same folder at this moment, are left alone (removing
+    them failed its rename: "FileNotFoundError: .printshop-tmp-NNNN-stat.json")."""
+    from printshop.processes import running
+
+    now = time.time()
     for stale in folder.rglob(f"{TMP_PREFIX}*"):
+        pid = stale.name[len(TMP_PREFIX):].split("-", 1)[0]
         try:
+            if pid.isdigit() and running(int(pid)) and \
+                    now - stale.stat().st_mtime < STALE_AFTER_S:
+                continue
             stale.unlink()
         except OSError:
             pass

@@ -1,6 +1,6 @@
 """Print profiles: what a file is made for (a home printer, a screen, a print-on-demand
 press). Data in `printshop/data/print-profiles.yaml`; a project adds or redefines profiles
-in its own `print-profiles.yaml` beside `printshop.yaml`.
+in its own `print-profiles.yaml` beside `printshop.yaml` (source/builtin_data.py).
 
 A profile is plain data. Products read it to set the page boxes, margins, colours, PDF
 variant, links and bookmarks; `printshop.preflight` reads it to check the file made.
@@ -16,17 +16,35 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from printshop.errors import PrintshopError, display_path
+from printshop.resources import DATA_DIR
+from printshop.source.builtin_data import BuiltInData
 from printshop.source.schema import Strict, validate
 from printshop.source.yamlfile import load_yaml
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
-BUILTIN_PROFILES = DATA_DIR / "print-profiles.yaml"
 ICC_DIR = DATA_DIR / "icc"
 PROJECT_PROFILES_NAME = "print-profiles.yaml"
 DEFAULT_PROFILE = "home"
 MM_PER_UNIT = {"mm": 1.0, "in": 25.4, "pt": 25.4 / 72}
 _LENGTH_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|in|pt)\s*$")
 PDF_VARIANTS = ("plain", "pdf/x-1a", "pdf/x-3", "pdf/x-4")
+POINTS_PER_MM = 72 / 25.4
+
+# What render/pdf/press.py writes and preflight/ checks, so the two never disagree:
+PDFX_KEYS = {
+    # variant: (PDF version, GTS_PDFXVersion, GTS_PDFXConformance or None)
+    "pdf/x-1a": ("1.4", "PDF/X-1:2003", "PDF/X-1a:2003"),
+    "pdf/x-3": ("1.4", "PDF/X-3:2003", None),
+    "pdf/x-4": ("1.6", "PDF/X-4", None),
+}
+# crop marks (marks: crop) sit beyond the bleed: a gap, the mark, a margin beyond its end
+MARK_GAP_MM = 1.0
+MARK_LENGTH_MM = 5.0
+MARK_MARGIN_MM = 1.0
+
+
+def marks_room_mm(bleed_mm: float) -> float:
+    """How far the page reaches beyond the trim on every side with crop marks."""
+    return bleed_mm + MARK_GAP_MM + MARK_LENGTH_MM + MARK_MARGIN_MM
 
 
 def length_mm(text: str) -> float:
@@ -181,13 +199,10 @@ class PrintProfile:
 
 
 def load_profiles(project_root: Path | None = None) -> dict[str, PrintProfile]:
-    profiles = _load(BUILTIN_PROFILES)
-    if project_root is not None and (project_root / PROJECT_PROFILES_NAME).is_file():
-        profiles.update(_load(project_root / PROJECT_PROFILES_NAME))
-    return profiles
+    return PROFILES.load(project_root)
 
 
-def _load(path: Path) -> dict[str, PrintProfile]:
+def _read(path: Path) -> dict[str, PrintProfile]:
     doc = load_yaml(path, keep_going=True)
     parsed = validate(doc, ProfilesFile)
     out = {}
@@ -222,13 +237,11 @@ def _load(path: Path) -> dict[str, PrintProfile]:
     return out
 
 
-def unknown_profile_message(name: str, profiles: dict[str, PrintProfile]) -> str:
-    from printshop.source.choices import close_match
+PROFILES = BuiltInData(PROJECT_PROFILES_NAME, _read, "print profile", "profiles")
 
-    close = close_match(name, profiles)
-    hint = f" (did you mean '{close}'?)" if close else ""
-    return (f"unknown print profile '{name}'{hint}; profiles: {', '.join(profiles)} (a "
-            f"project adds its own in {PROJECT_PROFILES_NAME})")
+
+def unknown_profile_message(name: str, profiles: dict[str, PrintProfile]) -> str:
+    return PROFILES.unknown(name, profiles)
 
 
 def get_profile(name: str | None, project_root: Path | None = None,

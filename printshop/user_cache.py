@@ -7,6 +7,7 @@ read or written is passed over (printshop then does the work, as the first time)
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 
@@ -20,7 +21,8 @@ def write_atomically(path: Path, data: bytes) -> None:
     the old file or the new one, never half of one); nothing if it cannot be written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        # the writer's own name: two threads writing one file never write the same temporary
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
         temporary.write_bytes(data)
         os.replace(temporary, path)
     except OSError:

@@ -11,7 +11,7 @@ import pytest
 
 from printshop.products.book import pages as book_pages, parts as book_parts
 from printshop.render.job import RenderJob, Stylesheet
-from printshop.render.pool.renderer import Renderer
+from printshop.render.renderer import Renderer
 from printshop.products.book.job import BookPart
 from tests.conftest import pdf_reader
 

@@ -11,7 +11,7 @@ from printshop.cache import entry_extra
 from printshop.products import BuildContext, load_products
 from printshop.products.book.preview import PageMap
 from printshop.project import Project
-from printshop.render.pool.renderer import Renderer
+from printshop.render.renderer import Renderer
 from conftest import pdf_reader
 from test_cache import make_project
 

@@ -531,3 +531,21 @@ def test_a_pack_reuses_the_chunks_of_sheets_it_rendered_before(project_copy):
     assert cold.chunks_reused == 0
     assert (project_copy / "cold" / "pack.pdf").read_bytes() == \
         (project_copy / "build" / "pack.pdf").read_bytes()
+
+
+def test_two_builds_racing_into_one_folder_both_end_cleanly(project):
+    """`serve` building while the author types `printshop build`: both write the outputs
+    and the build cache at once (printshop/output.py), and both succeed; the file is one
+    build's whole file. The writes themselves are raced many times in tests/test_output.py."""
+    command = [sys.executable, "-m", "printshop", "build", "deck-a", "--force", "--strict",
+               "--source", str(project), "--out", str(project / "build")]
+    racing = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True) for _ in range(2)]
+    ended = [(build.wait(120), build.communicate()[1]) for build in racing]
+    assert [status for status, _ in ended] == [0, 0], ended
+    assert not any("error" in stderr for _, stderr in ended)
+    assert not list((project / "build").rglob(".printshop-tmp-*"))
+    text = pdf_text(project / "build" / "deck-a.pdf")
+    assert "First Card" in text and "Second Card" in text
+    again = build_project(project, project / "build", ["deck-a"], strict=True)
+    assert again.built == [] and again.up_to_date == ["deck-a"]   # the cache holds

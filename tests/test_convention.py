@@ -222,7 +222,7 @@ def test_a_long_cover_runs_onto_another_page_and_loses_nothing(tmp_path):
     """12 seats of 10 characters: the checklist is long; the commands at its end must print."""
     from printshop.products import BuildContext, load_products
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.renderer import Renderer
 
     project = Project.load(make_kit(tmp_path, "long", 1, 12, per_seat=10))
     kit, = load_products(project, ["kit"])

@@ -14,7 +14,7 @@ import pytest
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
 from printshop.preflight.cover import preflight_cover
-from printshop.products.book.cover_geometry import spine_width_mm, wrap
+from printshop.cover_geometry import spine_width_mm, wrap
 from printshop.profiles import get_profile
 
 LETTER = (215.9, 279.4)

@@ -95,7 +95,7 @@ def layered_sheets(count: int, source=RULES_SRC):
     from printshop.products.characters.pregens import Pregens, PregensOptions
     from printshop.project import Project
     from printshop.render.job import RenderJob
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.renderer import Renderer
 
     project = Project.load(source)
     options = PregensOptions(kind="pregens", seed="lists", count=count, layered=True)

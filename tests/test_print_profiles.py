@@ -17,7 +17,7 @@ from conftest import (FIXTURES, RULES_SRC, SMALL_DECK, pdf_colours, pdf_reader, 
 
 from printshop.builder import build_project, check_project
 from printshop.errors import PrintshopError
-from printshop.palette import Colours, UnknownColour
+from printshop.source.palette import Colours, UnknownColour
 from printshop.preflight import preflight
 from printshop.profiles import get_profile
 from printshop.render.pdf.press import finish
@@ -240,7 +240,7 @@ def test_palette_modes():
     # every palette colour stays inside the presses' 240 % ink limit
     assert max(c.ink for c in colours.palette.values()) <= 240
     # the colours text is printed in (black, the greys) are on the K plate alone
-    from printshop.palette import BUILTIN_PALETTE
+    from printshop.source.palette import BUILTIN_PALETTE
     from printshop.source.yamlfile import load_yaml
 
     for name, spec in load_yaml(BUILTIN_PALETTE).data["colours"].items():
@@ -562,7 +562,7 @@ def test_a_cmyk_books_images_are_cmyk_with_one_render_process(tmp_path):
 
 def test_an_srgb_and_a_cmyk_job_in_one_process_each_get_their_own_image(tmp_path):
     from printshop.render.job import RenderJob
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.renderer import Renderer
 
     (tmp_path / "art.png").write_bytes(png(300, 150))
     icc = str(get_profile("dtrpg-book").icc_path())

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from printshop.render.pool import early
-from printshop.render.job import RenderJob
-from printshop.render.pool.renderer import Renderer
+from printshop.render.job import RenderJob, preload
+from printshop.render.renderer import Renderer
 
 from conftest import RULES_SRC
 
@@ -28,7 +28,8 @@ def job(text: str) -> RenderJob:
     (["build"], True), (["build", "players-guide", "--strict"], True),
     (["roll", "characters", "--count", "3"], True), (["serve"], True),
     (["check"], False), (["new", "x"], False), (["preflight", "a.pdf"], False), ([], False),
-    (["--version"], False), (["build", "--help"], False), (["roll", "-h"], False)])
+    (["--version"], False), (["build", "--help"], False), (["roll", "-h"], False),
+    (["build", "--serial"], False)])
 def test_only_a_command_that_renders_starts_a_worker_early(argv, rendering):
     assert early.renders(argv) is rendering
 
@@ -38,8 +39,8 @@ def _pids(renderer: Renderer) -> list[int | None]:
 
 
 def test_the_first_pool_adopts_the_early_worker_and_it_forks_the_others():
-    early.start(2)
-    first = early._early[0].process
+    early.start(preload, 2)
+    first = early._early.workers[0].process
     with Renderer(processes=2) as renderer:
         results = renderer.render([job(f"page {n}") for n in range(4)])
         assert [r.pages for r in results] == [1, 1, 1, 1]
@@ -52,20 +53,20 @@ def test_the_first_pool_adopts_the_early_worker_and_it_forks_the_others():
 
 
 def test_a_pool_wanting_fewer_workers_takes_fewer_and_one_wanting_more_starts_them():
-    early.start(2)
-    first = early._early[0].process
+    early.start(preload, 2)
+    first = early._early.workers[0].process
     with Renderer(processes=1) as renderer:
         result, = renderer.render([job("alone")])
         assert result.pages == 1 and _pids(renderer) == [first.pid]
-    early.start(2)
+    early.start(preload, 2)
     with Renderer(processes=3) as renderer:
         renderer.render([job(f"page {n}") for n in range(6)])
         assert len(set(_pids(renderer))) == 3
 
 
 def test_a_dead_early_worker_is_replaced_by_a_new_pool():
-    early.start(2)
-    first = early._early[0].process
+    early.start(preload, 2)
+    first = early._early.workers[0].process
     first.kill()
     first.join(5)
     with Renderer(processes=2) as renderer:
@@ -75,9 +76,10 @@ def test_a_dead_early_worker_is_replaced_by_a_new_pool():
 
 PARENT = textwrap.dedent("""
     import os, sys, time
+    from printshop.launch import _preload
     from printshop.render.pool import early
-    early.start(2)
-    print(early._early[0].process.pid, flush=True)
+    early.start(_preload, 2)
+    print(early._early.workers[0].process.pid, flush=True)
     if sys.argv[1] == "killed":
         time.sleep(1.5)            # the worker has loaded WeasyPrint and waits
         os.kill(os.getpid(), 9)

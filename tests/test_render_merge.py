@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfWriter
 
 from printshop.render.pdf.layered_merge import merge_layered_pdfs
-from printshop.render.pdf.merge import merge_many_pdfs
+from printshop.render.pdf.layered_merge import merge_many_pdfs
 
 from conftest import pdf_reader
 
@@ -181,20 +181,30 @@ def test_a_small_pack_is_joined_as_its_parts_come_in(monkeypatch, tmp_path):
 
 def test_a_few_parts_over_one_group_are_joined_whole(monkeypatch):
     """One group and a little more is one join, not a second stage: each form is in the
-    file once (a second stage keeps one copy a group)."""
+    file once (pdfium's second stage keeps one copy a group)."""
     import pikepdf
 
     from printshop.render.pdf import layered_merge
 
+    joins = []
+    entered = layered_merge.LayeredJoin.__enter__
+    monkeypatch.setattr(layered_merge.LayeredJoin, "__enter__",
+                        lambda self: joins.append(self) or entered(self))
     monkeypatch.setattr(layered_merge, "LAYERED_GROUP", 4)   # one stage: up to 5 parts
     parts = [layered_part(["/PsXaaaa_0"], b"0 0 m 5 5 l S % ", pages=1) for _ in range(5)]
     pdf = pikepdf.open(io.BytesIO(merge_layered_pdfs(parts, title="Pack",
                                                      outline=[("last", 4)])))
+    assert len(joins) == 1
     assert len({page.Resources.XObject["/PsXaaaa_0"].objgen for page in pdf.pages}) == 1
     parts.append(parts[0])          # six: two groups, a copy each
-    pdf = pikepdf.open(io.BytesIO(merge_layered_pdfs(parts)))
-    assert len(pdf.pages) == 6
+    pdf = pikepdf.open(io.BytesIO(merge_layered_pdfs(parts, title="Pack",
+                                                     outline=[("last", 5)])))
+    assert len(joins) == 1 + 2 and len(pdf.pages) == 6
     assert len({page.Resources.XObject["/PsXaaaa_0"].objgen for page in pdf.pages}) == 2
+    assert str(pdf.docinfo["/Title"]) == "Pack"
+    with pdf.open_outline() as outline:
+        assert [(item.title, pdf.pages.index(pikepdf.Page(item.destination[0])))
+                for item in outline.root] == [("last", 5)]
 
 
 def _headed_pdf(headings: list[list[str]]) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tempfile
 
 from printshop.render.job import RenderJob, Stylesheet
-from printshop.render.pool.renderer import Renderer
+from printshop.render.renderer import Renderer
 from printshop.resources import TEMPLATES_DIR
 
 from conftest import RULES_SRC

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from printshop.render.job import RenderJob
-from printshop.render.pool.renderer import Renderer
+from printshop.render.renderer import Renderer
 
 from conftest import RULES_SRC
 
@@ -98,11 +98,11 @@ def test_a_background_render_that_fails_raises_where_its_result_is_asked_for():
         assert "timed out" in str(failed.value.problems[0].message)
 
 
-# --- a queue that grows while it renders (render/pool/queue.py) ---------------------------------
+# --- a queue that grows while it renders (render/queue.py) ---------------------------------
 
 def test_jobs_added_as_results_come_in_urgent_ones_first_identical_ones_once():
     # card fitting: a probe follows the sheet that overflowed, before the other sheets
-    from printshop.render.pool.queue import RenderQueue
+    from printshop.render.queue import RenderQueue
 
     with Renderer(processes=1) as renderer:
         queue = RenderQueue()
@@ -133,7 +133,7 @@ def test_a_queue_job_that_fails_is_a_clear_error_naming_it():
     import pytest
 
     from printshop.errors import PrintshopError
-    from printshop.render.pool.queue import RenderQueue
+    from printshop.render.queue import RenderQueue
 
     with Renderer(processes=1, timeout=0.001) as renderer:
         queue = RenderQueue()

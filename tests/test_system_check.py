@@ -53,7 +53,8 @@ def test_make_stops_before_installing_or_rendering_anything(tmp_path):
     (tmp_path / "printshop").mkdir()
     shutil.copy(REPO / "printshop" / "system_check.py", tmp_path / "printshop")
     for target in ("build", "test"):
-        result = run("make", target, f"PYTHON={sys.executable} {WITHOUT}", cwd=tmp_path)
+        result = run("make", target, f"PYTHON={sys.executable} {WITHOUT}", cwd=tmp_path,
+                     env={"PRINTSHOP_NO_INSTALL": "1"})   # (root here would install)
         assert result.returncode != 0
         assert "libharfbuzz-subset0" in result.stderr
         assert not (tmp_path / ".venv").exists() and not (tmp_path / "build").exists()
@@ -140,3 +141,62 @@ def test_missing_libraries_and_missing_tools_are_named_together(monkeypatch, cap
     message = capsys.readouterr().err
     assert "PangoFT2" in message and "libpangoft2-1.0-0" in message
     assert "chromium" in message and "fonts-noto-cjk" in message
+
+
+FAKE_APT = """\
+import os, sys
+folder = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(folder, "apt.log"), "a") as log:
+    log.write(" ".join(["apt-get", *sys.argv[1:]]) + "\\n")
+if sys.argv[1] == "install":    # "installs" poppler-utils: its two programs appear
+    for name in ("pdftotext", "pdftoppm"):
+        with open(os.path.join(folder, name), "w") as program:
+            program.write("#!/bin/sh\\n")
+        os.chmod(os.path.join(folder, name), 0o755)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0 or not system_check.debian_like(),
+                    reason="installs as root on Debian or Ubuntu")
+def test_as_root_on_debian_make_installs_what_is_missing_saying_what_and_why(tmp_path):
+    """`make look` without poppler-utils, as root: apt-get (a stand-in here, first on the
+    PATH) updates and installs it, and the check then passes."""
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    (bin_folder / "apt-get").write_text(f"#!{sys.executable}\n{FAKE_APT}")
+    (bin_folder / "apt-get").chmod(0o755)
+    (bin_folder / "env").symlink_to(shutil.which("env"))
+    result = run(sys.executable, str(REPO / "printshop" / "system_check.py"), "look",
+                 "--install", env={"PATH": str(bin_folder)})
+    assert result.returncode == 0, result.stderr
+    assert (bin_folder / "apt.log").read_text().splitlines() == [
+        "apt-get update -q", "apt-get install -y -q --no-install-recommends poppler-utils"]
+    said = result.stderr.splitlines()
+    assert said[0] == "printshop: `make look` installs the system packages it needs:"
+    assert said[1].startswith("  poppler-utils: ") and "read the built PDFs" in said[1]
+    assert "system libraries OK" in result.stdout
+
+
+def test_without_root_or_a_sudo_without_password_it_stops_with_the_one_command(monkeypatch,
+                                                                               capsys):
+    monkeypatch.setattr(system_check, "debian_like", lambda: True)
+    monkeypatch.setattr(system_check, "missing_libraries", lambda: ["PangoFT2"])
+    monkeypatch.setattr(system_check.os, "geteuid", lambda: 1000)
+    ran = []
+    monkeypatch.setattr(system_check.subprocess, "run",
+                        lambda command, **_: ran.append(command) or
+                        subprocess.CompletedProcess(command, 1))   # sudo wants a password
+    monkeypatch.setattr(system_check.shutil, "which",
+                        lambda name: f"/usr/bin/{name}" if name != "pdftotext" else None)
+    assert system_check.main(["look", "--install"]) == 1
+    assert ran == [["sudo", "-n", "true"]]     # asked sudo, installed nothing
+    said = capsys.readouterr().err.splitlines()
+    assert said[0] == "printshop: `make look` needs system packages that are missing here:"
+    assert said[-2].startswith("It cannot install them itself (it is not root, and sudo asks")
+    assert said[-1] == "  sudo apt-get install -y libpangoft2-1.0-0 poppler-utils"
+    monkeypatch.setattr(system_check.shutil, "which", lambda name: None)   # no sudo at all
+    monkeypatch.setenv("PRINTSHOP_NO_INSTALL", "1")
+    assert system_check.main(["look", "--install"]) == 1
+    said = capsys.readouterr().err.splitlines()
+    assert "PRINTSHOP_NO_INSTALL is set" in said[-2]
+    assert said[-1] == "  su -c 'apt-get install -y libpangoft2-1.0-0 poppler-utils'"

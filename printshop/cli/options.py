@@ -139,6 +139,21 @@ def source_option(function):
         function)
 
 
+def serial_option(function):
+    """--serial: render in this process (PRINTSHOP_SERIAL=1), for a debugger or a profiler."""
+    def serial(_context, _parameter, value):
+        if value:
+            import os
+
+            os.environ["PRINTSHOP_SERIAL"] = "1"   # read by the render pool (and by children)
+
+    return click.option("--serial", is_flag=True, expose_value=False, callback=serial,
+                        is_eager=True,
+                        help="Render in this process, one job at a time, not in worker "
+                             "processes: for pdb or a profiler (slower; same files; no "
+                             "--timeout). Also PRINTSHOP_SERIAL=1.")(function)
+
+
 def debug_option(function):
     return click.option("--debug", is_flag=True, help="Show Python tracebacks.")(function)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from printshop.cli.options import (PAPERS, Choice, card_print_options, complete_products,
-                                   debug_option, project_folder, source_option)
+                                   debug_option, project_folder, serial_option, source_option)
 from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_warnings,
                                     handle_errors, stderr_colour)
 
@@ -51,6 +51,7 @@ A folder of Markdown chapters from elsewhere, as a book:
                    "(e.g. 0.352in or 8.94mm), instead of the formula.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@serial_option
 @click.option("--timeout", type=click.FloatRange(1, 86400), default=None, metavar="SECONDS",
               help="Stop a render that takes longer than this (default 600; "
                    "PRINTSHOP_RENDER_TIMEOUT).")
@@ -135,6 +136,7 @@ Only requests addressed to this server are answered (its Host), never another si
                    "localhost), and never for another web site's page.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@serial_option
 @debug_option
 @handle_errors
 def serve(products, source, out, port, host, jobs, debug):

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from printshop.cli.options import (PAPERS, Choice, card_print_options, debug_option,
-                                   project_folder, source_option)
+                                   project_folder, serial_option, source_option)
 from printshop.cli.problems import check_system_libraries, echo_warnings, handle_errors
 from printshop.errors import PrintshopError
 
@@ -49,6 +49,7 @@ Examples (in a game with a hireling deck, such as HAMMERCRAWL!'s rules-src/):
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@serial_option
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
 @source_option
 @functools.partial(card_print_options, with_format=False)
@@ -132,6 +133,7 @@ Examples (in a game with character classes, such as HAMMERCRAWL!'s rules-src/):
 @click.option("--yes", is_flag=True, help="Confirm a pack of more than 10,000 characters.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Render processes (default: one per core).")
+@serial_option
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
 @source_option
 @debug_option

@@ -33,9 +33,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from printshop.preflight.content import Walker
-from printshop.render.pdf.press import marks_room_mm
+from printshop.profiles import POINTS_PER_MM, marks_room_mm
 
-POINTS_PER_MM = 72 / 25.4
 BOX_TOLERANCE_PT = 0.5
 FORBID_TRANSPARENCY = ("pdf/x-1a", "pdf/x-3")
 
@@ -199,7 +198,7 @@ def _page_count(doc, profile) -> list[Finding]:
 
 
 def _pdfx(doc, profile, icc_bytes) -> list[Finding]:
-    from printshop.render.pdf.press import PDFX_KEYS
+    from printshop.profiles import PDFX_KEYS   # what render/pdf/press.py writes
 
     if profile.pdf not in PDFX_KEYS:
         return []

@@ -25,8 +25,7 @@ TOLERANCE_MM = 0.2
 def preflight_cover(pdf: bytes, profile, interior: bytes, icc_bytes: bytes | None = None,
                     paper: str | None = None, spine_width: float | None = None
                     ) -> list[Finding]:
-    from printshop.products.book.cover import interior_pages
-    from printshop.products.book.cover_geometry import wrap
+    from printshop.cover_geometry import wrap
 
     pages, trim = interior_pages(interior)
     try:
@@ -39,6 +38,17 @@ def preflight_cover(pdf: bytes, profile, interior: bytes, icc_bytes: bytes | Non
     findings += _size(pdf, geometry, profile)
     findings += _spine_text(pdf, geometry, profile)
     return summarise(findings)
+
+
+def interior_pages(pdf: bytes) -> tuple[int, tuple[float, float]]:
+    """An interior's page count and trim (mm, its first page's TrimBox)."""
+    import io
+
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        box = [float(v) for v in (doc.pages[0].obj.get("/TrimBox") or doc.pages[0].MediaBox)]
+        return len(doc.pages), ((box[2] - box[0]) * 25.4 / 72, (box[3] - box[1]) * 25.4 / 72)
 
 
 def _size(pdf: bytes, geometry, profile) -> list[Finding]:

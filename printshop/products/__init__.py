@@ -38,14 +38,15 @@ class BuildContext:
     paper: str | None = None          # --paper overrides every product's paper
     strict: bool = False
     uncompressed: bool = False        # tests read PDFs as text
-    renderer: object | None = None    # printshop.render.pool.renderer.Renderer while building
+    renderer: object | None = None    # printshop.render.renderer.Renderer while building
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
     layout: str | None = None         # --layout booklet|pocketmod (products/layouts.py)
     cover: bool = False               # --cover: a book's cover wrap too (products/book/cover.py)
     spine_width: str | None = None    # --spine-width: the wrap's spine, from the vendor
-    # renders one product reuses in another (products/includes.py), made once per build
+    # renders one product reuses in another (products/characters/includes.py), made once
+    # per build
     shared: dict = field(default_factory=deps.SharedRenders)
 
     def warn(self, problem: Problem) -> None:

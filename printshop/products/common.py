@@ -30,9 +30,9 @@ def signed(value) -> str:
 
 
 def jinja_environment(project: Project, extra_filters: dict | None = None, colours=None):
-    """`colours` (printshop.palette.Colours) is what templates call as colour("name"):
+    """`colours` (printshop.source.palette.Colours) is what templates call as colour("name"):
     sRGB unless a print profile asks for CMYK."""
-    from printshop.palette import Colours
+    from printshop.source.palette import Colours
 
     from printshop.products.markup import FieldMarkup
 
@@ -95,6 +95,18 @@ def jinja_environment(project: Project, extra_filters: dict | None = None, colou
                                       "credits_so_far": credits_so_far,
                                       "icon_credit": icon_credit,
                                       "class_icons_credit": class_icons_credit})
+
+
+def template_problem(env, name, exc) -> PrintshopError:
+    """A template that cannot be loaded (its syntax, a missing file), as a problem."""
+    import jinja2
+
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
+                                 exc.lineno)
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return PrintshopError.at("templates", f"template not found: {name}")
+    return PrintshopError.at(name, str(exc))
 
 
 def stylesheet(project: Project, name: str) -> Stylesheet:

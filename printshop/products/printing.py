@@ -5,7 +5,7 @@ the finished file checked by preflight before anything is written."""
 from __future__ import annotations
 
 from printshop.errors import PrintshopError, Problem
-from printshop.palette import Colours
+from printshop.source.palette import Colours
 from printshop.render.job import Stylesheet
 
 

@@ -1,5 +1,5 @@
 """HTML → PDF with WeasyPrint, with warnings kept and attributed: what a render worker does
-(render/pool/renderer.py hands the jobs to the workers).
+(render/renderer.py hands the jobs to the workers).
 
 Each worker keeps one FontConfiguration per font policy and the parsed stylesheets for the
 whole build
@@ -12,6 +12,7 @@ import atexit
 import contextlib
 import os
 import sys
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -273,10 +274,23 @@ def render_job(job: RenderJob) -> RenderResult:
     if isinstance(job, Cached):
         return job.result
     reads = deps.Recorder()
+    started = time.process_time()
     with deps.recording(reads):
         result = _render_job(job)
     result.read = reads.files
+    _account("job", started)
     return result
+
+
+# `make bench` (bench/kit.py) measures what the words check costs: with this variable set
+# to a file, each worker appends the CPU seconds of each job and of its words check
+_TIMES = os.environ.get("PRINTSHOP_WORDS_CHECK_TIMES")
+
+
+def _account(what: str, started: float) -> None:
+    if _TIMES:
+        with open(_TIMES, "a", encoding="utf-8") as times:
+            times.write(f"{what} {time.process_time() - started:.6f}\n")
 
 
 def _render_job(job: RenderJob) -> RenderResult:
@@ -348,10 +362,12 @@ def _lost_words(job: RenderJob, document) -> list[Problem]:
 
     from printshop.render.weasy.words import find_lost
 
-    root = Path(unquote(urlsplit(job.base_url).path)) if job.base_url.startswith("file:") \
-        else None
+    started = time.process_time()
+    root = Path(unquote(urlsplit(job.base_url).path)) \
+        if job.base_url and job.base_url.startswith("file:") else None
     problems = []
     found = find_lost(document)
+    _account("words", started)
     for lost in found:
         path = job.source
         if lost.source:

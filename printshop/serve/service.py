@@ -51,7 +51,7 @@ class BuildService(FormJobs):
 
     # --- life cycle ------------------------------------------------------------------------
     def start(self) -> None:
-        from printshop.render.pool.renderer import Renderer
+        from printshop.render.renderer import Renderer
 
         self._renderer = Renderer(processes=self.jobs)
         # workers ready before the first save: a new one spends about half a second

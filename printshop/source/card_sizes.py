@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from printshop.errors import PrintshopError, Problems
+from printshop.source.builtin_data import BuiltInData
 from printshop.source.tables import load_table
 
-BUILTIN_SIZES = Path(__file__).resolve().parent.parent / "data" / "card-sizes.yaml"
 PROJECT_SIZES_NAME = "card-sizes.yaml"
 NEEDED_COLUMNS = ("id", "width", "height")
 
@@ -25,13 +25,10 @@ class CardSize:
 
 
 def load_card_sizes(project_root: Path | None = None) -> dict[str, CardSize]:
-    sizes = _load(BUILTIN_SIZES)
-    if project_root is not None and (project_root / PROJECT_SIZES_NAME).is_file():
-        sizes.update(_load(project_root / PROJECT_SIZES_NAME))
-    return sizes
+    return CARD_SIZES.load(project_root)
 
 
-def _load(path: Path) -> dict[str, CardSize]:
+def _read(path: Path) -> dict[str, CardSize]:
     table = load_table(path, "card-sizes")
     problems = Problems()
     keys = {c.key: c for c in table.columns}
@@ -59,13 +56,11 @@ def _load(path: Path) -> dict[str, CardSize]:
     return sizes
 
 
-def unknown_size_message(name: str, sizes: dict[str, CardSize]) -> str:
-    from printshop.source.choices import close_match
+CARD_SIZES = BuiltInData(PROJECT_SIZES_NAME, _read, "card size", "sizes")
 
-    close = close_match(name, sizes)
-    hint = f" (did you mean '{close}'?)" if close else ""
-    return (f"unknown card size '{name}'{hint}; sizes: {', '.join(sizes)} (a project adds "
-            f"its own in {PROJECT_SIZES_NAME})")
+
+def unknown_size_message(name: str, sizes: dict[str, CardSize]) -> str:
+    return CARD_SIZES.unknown(name, sizes)
 
 
 def card_size(name: str, sizes: dict[str, CardSize], where: Path | str,

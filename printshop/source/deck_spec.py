@@ -148,7 +148,7 @@ class Deck:
 
     def theme(self, colours) -> dict:
         """What templates read as `deck`, its colours written for `colours` (a
-        printshop.palette.Colours: sRGB, or DeviceCMYK for the press)."""
+        printshop.source.palette.Colours: sRGB, or DeviceCMYK for the press)."""
         spec = self.spec
         return {"id": self.id, "title": spec.title, "code": spec.code,
                 "description": spec.description, "colour": colours(spec.colour),
@@ -166,7 +166,7 @@ class Deck:
 
     def colour_problems(self, colours) -> list[tuple[str, int]]:
         """(message, line) for each deck colour `colours` cannot print."""
-        from printshop.palette import UnknownColour
+        from printshop.source.palette import UnknownColour
 
         out = []
         for key in self.COLOUR_FIELDS:

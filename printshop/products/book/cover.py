@@ -1,6 +1,6 @@
 """A print-on-demand book's cover wrap: back cover, spine and front cover on one page with
 the bleed around them, sized for the interior's page count and the vendor's paper
-(`products/book/cover_geometry.py`), in the profile's colours and PDF variant, checked by
+(`cover_geometry.py`), in the profile's colours and PDF variant, checked by
 preflight against that interior.
 
 Two ways to make one:
@@ -18,8 +18,9 @@ from typing import Literal
 
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
+from printshop.cover_geometry import Wrap, wrap
+from printshop.preflight.cover import interior_pages
 from printshop.products import BuildContext, Product
-from printshop.products.book.cover_geometry import Wrap, wrap
 from printshop.render.checks import FitCheck
 from printshop.source.schema import Strict
 
@@ -222,17 +223,6 @@ class Cover(Product):
         output.add(f"{self.name}.pdf", cover_pdf(ctx, self.project, profile, geometry,
                                                  book_facts(self.project, book.options),
                                                  settings, f"{self.name}.pdf"))
-
-
-def interior_pages(pdf: bytes) -> tuple[int, tuple[float, float]]:
-    """An interior's page count and trim (mm, its first page's TrimBox)."""
-    import io
-
-    import pikepdf
-
-    with pikepdf.open(io.BytesIO(pdf)) as doc:
-        box = [float(v) for v in (doc.pages[0].obj.get("/TrimBox") or doc.pages[0].MediaBox)]
-        return len(doc.pages), ((box[2] - box[0]) * 25.4 / 72, (box[3] - box[1]) * 25.4 / 72)
 
 
 PRODUCT = Cover

@@ -39,7 +39,7 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
     results, and each part's kept layout (its token, the pid of the worker keeping it, 0
     for none) for `book_parts.render_in_parts`."""
     from printshop.products.book.parts import part_jobs, placed
-    from printshop.render.pool.queue import RenderQueue
+    from printshop.render.queue import RenderQueue
 
     results: list[RenderResult | None] = [None] * len(parts)
     tokens = [""] * len(parts)

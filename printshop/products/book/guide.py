@@ -19,6 +19,7 @@ from printshop.products.book.job import BookPart
 from printshop.products.book.pages import placed_as_json, render_book
 from printshop.products.book.preview import PageMap, page_map, render_chapter
 from printshop.products.common import (base_url, build_date, check_stylesheets,
+                                       template_problem,
                                        InputDigest, fonts_for_screen_ahead,
                                        inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet,
@@ -149,7 +150,7 @@ class Guide(Product):
             try:
                 env.get_template(name)
             except Exception as exc:
-                problems.extend(_template_problem(env, name, exc))
+                problems.extend(template_problem(env, name, exc))
         for step in (lambda: check_stylesheets(ctx, self.project, self.options.stylesheets),
                      lambda: check_stylesheets(ctx, self.project,
                                                self.options.screen_stylesheets),
@@ -495,17 +496,6 @@ def _strip_first_heading(html: str) -> str:
 def _save_qualities(cls) -> list[dict]:
     return [{"quality": q.title(), "saves": getattr(cls.saves, q)}
             for q in ("good", "okay", "bad") if getattr(cls.saves, q)]
-
-
-def _template_problem(env, name, exc) -> PrintshopError:
-    import jinja2
-
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        return PrintshopError.at(exc.filename or name, f"template syntax: {exc.message}",
-                                 exc.lineno)
-    if isinstance(exc, jinja2.TemplateNotFound):
-        return PrintshopError.at("templates", f"template not found: {name}")
-    return PrintshopError.at(name, str(exc))
 
 
 PRODUCT = Guide

@@ -68,7 +68,7 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     """
     from printshop.output import write_atomic
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
+    from printshop.render.renderer import Renderer, lost_words_fail_after
     from printshop.roll.hirelings import hireling_tables, roll_hirelings
 
     project = Project.load(source)

@@ -35,7 +35,7 @@ from printshop.products.cards.compose import SHEET_TEMPLATE, CardComposer, fit_n
 from printshop.products.cards.fit import (FitState, Ladder, does_not_fit, ladder,
                                          overflows_by_box, predicted_try, probe_job)
 from printshop.products.cards.settings import DeckGroup
-from printshop.render.pool.queue import RenderQueue
+from printshop.render.queue import RenderQueue
 from printshop.render.checks import FitCheck
 
 MAX_FIT_ROUNDS = 12    # renders of one chunk

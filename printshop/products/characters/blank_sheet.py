@@ -16,7 +16,7 @@ from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
-                                       page_size_css, stylesheet)
+                                       page_size_css, stylesheet, template_problem)
 from printshop.render.jinja import render_template
 from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
@@ -66,9 +66,7 @@ class BlankSheet(Product):
         try:
             env.get_template(self.options.template)
         except Exception as exc:
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, self.options.template, exc) from None
+            raise template_problem(env, self.options.template, exc) from None
         check_stylesheets(ctx, self.project, list(self.options.stylesheets))
 
     def sheet_info(self, paper: str, fillable: bool, footer: str | None = None) -> dict:

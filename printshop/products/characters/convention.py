@@ -4,7 +4,7 @@ per table, the whole kit in table order, and `kit.json` saying which sheet went 
 The characters are one pregen pack (`products/characters/pregens.py`) numbered across the kit: character
 n is rolled from the seed and n alone, so it is the same in a kit of any size. Every sheet is
 rendered once (one job per seat, on every core) and its pages are reused in the table's PDF
-and in the whole kit; so are the player reference and the includes (`products/includes.py`).
+and in the whole kit; so are the player reference and the includes (includes.py).
 Every part of an envelope starts on a new leaf: a blank page follows a part with an odd
 number of pages, so the file prints double-sided.
 """
@@ -22,8 +22,10 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import base_url, check_stylesheets, jinja_environment, stylesheet
-from printshop.products.includes import include_kind, included_product, render_include
+from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
+                                       stylesheet, template_problem)
+from printshop.products.characters.includes import (include_kind, included_product,
+                                                   render_include)
 from printshop.products.characters.chunks import LazyJobs
 from printshop.products.characters.pregens import (MAX_COUNT, PROGRESS_AFTER_S, PROGRESS_EVERY_S,
                                         SEED_PATTERN, Pregens, PregensOptions)
@@ -133,9 +135,7 @@ class Convention(Product):
         try:
             env.get_template(o.template)
         except Exception as exc:
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, o.template, exc) from None
+            raise template_problem(env, o.template, exc) from None
         check_stylesheets(ctx, self.project, list(o.stylesheets))
 
     # --- the kit -----------------------------------------------------------------------------
@@ -337,35 +337,29 @@ def _seat_entry(kit: dict, table: int, seat: int) -> dict:
 
 
 def split_pages(pdf: bytes) -> list[bytes]:
-    """Each page of `pdf` as a PDF of its own (reproducibly: no random file identifier)."""
-    import hashlib
+    """Each page of `pdf` as a PDF of its own (reproducibly: pikepdf's file identifier is
+    made from the content)."""
+    import pikepdf
 
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
-
-    reader = PdfReader(io.BytesIO(pdf))
     out = []
-    for n, page in enumerate(reader.pages):
-        writer = PdfWriter()
-        writer.add_page(page)
-        digest = hashlib.md5(pdf + str(n).encode()).digest()
-        writer._ID = ArrayObject([ByteStringObject(digest)] * 2)
-        buffer = io.BytesIO()
-        writer.write(buffer)
-        out.append(buffer.getvalue())
+    with pikepdf.open(io.BytesIO(pdf)) as source:
+        for page in source.pages:
+            single = pikepdf.new()
+            single.pages.append(page)
+            buffer = io.BytesIO()
+            single.save(buffer, deterministic_id=True)
+            out.append(buffer.getvalue())
     return out
 
 
 def blank_page(width_mm: float, height_mm: float) -> bytes:
     """A one-page PDF with nothing on it: the back of a part with an odd number of pages."""
-    from pypdf import PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
+    import pikepdf
 
-    writer = PdfWriter()
-    writer.add_blank_page(width_mm * 72 / 25.4, height_mm * 72 / 25.4)
-    writer._ID = ArrayObject([ByteStringObject(b"printshop-blank!")] * 2)
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(width_mm * 72 / 25.4, height_mm * 72 / 25.4))
     buffer = io.BytesIO()
-    writer.write(buffer)
+    pdf.save(buffer, deterministic_id=True)
     return buffer.getvalue()
 
 

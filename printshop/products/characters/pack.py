@@ -74,7 +74,7 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
             raise PrintshopError(Problem("--first", f"must be at least 1 (got {first})"))
         extra["first"] = first
     from printshop.products.characters.pregens import Pregens
-    from printshop.render.pool.renderer import Renderer, lost_words_fail_after
+    from printshop.render.renderer import Renderer, lost_words_fail_after
 
     options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
     name = f"characters-{options.seed.replace(':', '-')}"

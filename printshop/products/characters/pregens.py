@@ -22,7 +22,8 @@ from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.common import (check_stylesheets, inline_css_for_screen,
-                                       jinja_environment, page_size_css, stylesheet)
+                                       jinja_environment, page_size_css, stylesheet,
+                                       template_problem)
 from printshop.products.characters.classes import class_words, match_class, slug
 from printshop.render.jinja import render_template
 from printshop.render.job import Stylesheet
@@ -165,9 +166,7 @@ class Pregens(Product):
         try:
             env.get_template(self.options.template)
         except Exception as exc:  # syntax errors, missing template
-            from printshop.products.book.guide import _template_problem
-
-            raise _template_problem(env, self.options.template, exc) from None
+            raise template_problem(env, self.options.template, exc) from None
         check_stylesheets(ctx, self.project, list(self.options.stylesheets))
 
     # --- rolling -----------------------------------------------------------------------------

@@ -117,24 +117,16 @@ def remove_folders_of_ended_processes(parent: Path | None = None) -> list[Path]:
     """Remove the font folders whose process no longer runs; the folders removed."""
     import shutil
 
+    from printshop.processes import running
+
     removed = []
     for folder in Path(parent or tempfile.gettempdir()).glob(f"{FONT_FOLDER_PREFIX}*-*"):
         pid = folder.name[len(FONT_FOLDER_PREFIX):].split("-", 1)[0]
-        if not pid.isdigit() or _running(int(pid)):
+        if not pid.isdigit() or running(int(pid)):
             continue
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:     # another user's process: running
-        return True
-    return True
 
 
 def _remove_font_folder(folder: Path, config) -> None:

@@ -16,29 +16,18 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-PDFX_KEYS = {
-    # variant: (PDF version, GTS_PDFXVersion, GTS_PDFXConformance or None)
-    "pdf/x-1a": ("1.4", "PDF/X-1:2003", "PDF/X-1a:2003"),
-    "pdf/x-3": ("1.4", "PDF/X-3:2003", None),
-    "pdf/x-4": ("1.6", "PDF/X-4", None),
-}
+from printshop.profiles import (MARK_GAP_MM, MARK_LENGTH_MM, PDFX_KEYS, POINTS_PER_MM,
+                                marks_room_mm)
+
 FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # PDF/X needs dates; no clock read
 
 # Crop marks (profile `marks: crop`), as presses draw them: on the trim lines, beyond the
 # bleed (so the bleed's artwork never covers them and the knife never cuts through one),
-# black on a white edge (seen on any background). The page (MediaBox) grows to hold them;
-# the BleedBox stays the trim plus the bleed.
-MARK_GAP_MM = 1.0       # between the bleed's edge and a mark
-MARK_LENGTH_MM = 5.0
-MARK_MARGIN_MM = 1.0    # beyond the marks' outer ends
+# black on a white edge (seen on any background). The page (MediaBox) grows to hold them
+# (how far: profiles.marks_room_mm, which preflight checks too); the BleedBox stays the
+# trim plus the bleed.
 MARK_WIDTH_PT = 0.5     # the black line
 MARK_EDGE_PT = 1.5      # the white line under it
-POINTS_PER_MM = 72 / 25.4
-
-
-def marks_room_mm(bleed_mm: float) -> float:
-    """How far the page reaches beyond the trim on every side with crop marks."""
-    return bleed_mm + MARK_GAP_MM + MARK_LENGTH_MM + MARK_MARGIN_MM
 
 
 def pdf_date() -> str:

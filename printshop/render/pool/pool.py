@@ -12,6 +12,9 @@ HTML editions): each call is a batch; whichever caller holds the pump hands out 
 batch's tasks, the oldest batch first, and each caller handles its own results on its own
 thread. One caller's quiet moments (its own work between renders) are another's rendering
 time.
+
+Serial (PRINTSHOP_SERIAL=1, `--serial`): no worker at all; each task runs in the calling
+process (render/pool/serial.py).
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ import time
 from multiprocessing.connection import wait
 from typing import Any, Callable
 
-from printshop.render.pool.workers import _exit_status, _Worker, start_workers, stop_worker
+from printshop.render.pool import early
+from printshop.render.pool.serial import InProcess
+from printshop.render.pool.launch import _exit_status, start_workers, stop_worker
+from printshop.render.pool.workers import _Worker
 
 # Called (in the calling thread's context) once a call's batch is in the pool's list: a
 # render started on a thread of its own (Renderer.in_background) lets its starter go on
@@ -96,8 +102,11 @@ class WorkerPool:
 
     def __init__(self, function: Callable, processes: int | None = None,
                  timeout: float = DEFAULT_TIMEOUT, memory_mb: int = DEFAULT_MEMORY_MB,
-                 warm_up: Callable | None = None, preload: Callable | None = None):
+                 warm_up: Callable | None = None, preload: Callable | None = None,
+                 serial: bool | None = None):
         self.function = function
+        self.serial = early.serial() if serial is None else serial
+        self._serial = InProcess(function, preload, warm_up) if self.serial else None
         self.warm_up = warm_up  # run by each worker when it starts
         self.preload = preload  # run once, by the first worker, before it forks the others
         self.processes = max(1, processes or os.cpu_count() or 1)
@@ -122,6 +131,8 @@ class WorkerPool:
             self._start(self.processes)
 
     def _start(self, count: int) -> None:
+        if self.serial:
+            return
         missing = count - len(self.workers)
         if missing > 0:
             self.workers += start_workers(self.context, missing, self.function,
@@ -146,6 +157,11 @@ class WorkerPool:
         is running. `on_done(index, result)` runs in this thread, after the freed worker has
         its next task, and may add to the queue: a task can follow from another's result."""
         batch = _Batch(queue, on_done)
+        if self._serial is not None:
+            listed = on_batch_listed.get()
+            if listed is not None:
+                listed()
+            return self._serial.run(batch)
         with self._state:
             self._start(processes or self.processes)
             self._batches.append(batch)

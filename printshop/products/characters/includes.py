@@ -48,15 +48,19 @@ def render_include(ctx: BuildContext, name: str, paper: str) -> Included:
 
 
 def _render(ctx: BuildContext, name: str, paper: str) -> Included:
-    from pypdf import PdfReader
     import io
+
+    import pikepdf
 
     product = included_product(ctx.project, name)
     scratch = BuildOutput(Path("."))    # never committed: only its files are read
     product.build(dataclasses.replace(ctx, paper=paper), scratch)
     pdfs = tuple(data for file_name, data in scratch.files.items()
                  if file_name.endswith(".pdf"))
-    pages = sum(len(PdfReader(io.BytesIO(pdf)).pages) for pdf in pdfs)
+    pages = 0
+    for pdf in pdfs:
+        with pikepdf.open(io.BytesIO(pdf)) as document:
+            pages += len(document.pages)
     title = name
     if include_kind(ctx.project, name) == "sheet":
         sheets = getattr(product, "_sheets", None) or product.load_sheets()

@@ -1,7 +1,7 @@
 """The palette: every printed colour, defined once with its sRGB and its CMYK value.
 
 `printshop/data/palette.yaml` holds printshop's own colours; a project's `palette.yaml`
-adds or redefines colours (its decks name them). `Colours` is the palette in one colour
+adds or redefines colours (its decks name them): source/builtin_data.py loads both. `Colours` is the palette in one colour
 mode: what a stylesheet variable, a template's `colour("name")` or a deck colour prints as.
 In CMYK mode a colour the palette does not define is an error, never a silent conversion.
 """
@@ -16,10 +16,10 @@ from pathlib import Path
 from pydantic import Field, field_validator
 
 from printshop.errors import PrintshopError
+from printshop.source.builtin_data import BuiltInData
 from printshop.source.schema import Strict, validate
 from printshop.source.yamlfile import load_yaml
 
-BUILTIN_PALETTE = Path(__file__).resolve().parent / "data" / "palette.yaml"
 PROJECT_PALETTE_NAME = "palette.yaml"
 HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]{0,40}$")
@@ -63,13 +63,10 @@ class Colour:
 
 
 def load_palette(project_root: Path | None = None) -> dict[str, Colour]:
-    palette = _load(BUILTIN_PALETTE)
-    if project_root is not None and (project_root / PROJECT_PALETTE_NAME).is_file():
-        palette.update(_load(project_root / PROJECT_PALETTE_NAME))
-    return palette
+    return PALETTE.load(project_root)
 
 
-def _load(path: Path) -> dict[str, Colour]:
+def _read(path: Path) -> dict[str, Colour]:
     doc = load_yaml(path, keep_going=True)
     parsed = validate(doc, PaletteFile)
     out = {}
@@ -80,6 +77,10 @@ def _load(path: Path) -> dict[str, Colour]:
                                     "digits and '-'", pos.line, pos.column)
         out[name] = Colour(name, spec.srgb.lower(), spec.cmyk, path, pos.line)
     return out
+
+
+PALETTE = BuiltInData(PROJECT_PALETTE_NAME, _read, "colour", "colours")
+BUILTIN_PALETTE = PALETTE.builtin
 
 
 class UnknownColour(ValueError):

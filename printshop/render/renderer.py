@@ -40,8 +40,8 @@ class Renderer:
     def in_background(self, jobs: list[RenderJob]) -> "Background":
         """Render `jobs` on a thread while the caller goes on (preparing the next jobs): its
         `result()` waits for them. A render the caller starts meanwhile shares the workers
-        with it (the background's jobs first)."""
-        return Background(self.render, list(jobs))
+        with it (the background's jobs first). Serial: rendered here and now."""
+        return Background(self.render, list(jobs), on_thread=not self.pool.serial)
 
     def new_build(self) -> None:
         """A renderer kept warm across builds (`serve`): workers keep their fonts but drop
@@ -145,8 +145,8 @@ class Renderer:
 
     def run(self, queue, on_done) -> None:
         """Render a RenderQueue's jobs, and those `on_done(tag, result)` adds to it as
-        results come in (render/pool/queue.py); results come in the order they finish."""
-        from printshop.render.pool.queue import _PoolFeed
+        results come in (render/queue.py); results come in the order they finish."""
+        from printshop.render.queue import _PoolFeed
 
         refused: list[Problem] = []
 
@@ -288,7 +288,7 @@ class Background:
     get there while the caller works, took 0.4 s (each of its waits for the interpreter
     lock), and the caller's next jobs went first."""
 
-    def __init__(self, render, jobs):
+    def __init__(self, render, jobs, on_thread: bool = True):
         import contextvars
 
         self._results = self._error = None
@@ -296,6 +296,9 @@ class Background:
         context = contextvars.copy_context()
         self._thread = threading.Thread(target=context.run, args=(self._run, render, jobs),
                                         daemon=True)
+        if not on_thread:
+            context.run(self._run, render, jobs)
+            return
         self._thread.start()
         self._listed.wait()
 
@@ -311,10 +314,11 @@ class Background:
             self._listed.set()   # nothing to render (all cached), or it failed first
 
     def join(self) -> None:
-        self._thread.join()
+        if self._thread.ident is not None:
+            self._thread.join()
 
     def result(self) -> list[RenderResult]:
-        self._thread.join()
+        self.join()
         if self._error is not None:
             raise self._error
         return self._results
