@@ -109,17 +109,6 @@ def test_the_same_book_joins_to_the_same_bytes(renderer):
     assert book_pages.render_book(ctx, _job(_book())).pdf == first
 
 
-def test_a_link_to_another_part_points_at_a_stand_in_that_the_join_points_back():
-    part = book_parts.Part("chapter", '<html><body><section class="chapter">'
-                           '<a href="#mine">a</a> <a class="xref" href="#theirs">b</a>'
-                           '<h2 id="mine">M</h2></section></body></html>')
-    html = book_parts.part_html(part, {"mine", "theirs"}, {"theirs": 7}, "colophon")
-    assert 'href="#mine"' in html
-    assert f'data-page-ref="7" href="#{book_parts.EXTERNAL}theirs"' in html
-    assert f'<div id="{book_parts.EXTERNAL}theirs"></div>' in html
-    assert html.endswith('<section class="colophon"></section></body></html>')
-
-
 def test_each_part_is_finished_from_its_first_layout_by_the_worker_that_keeps_it(
         renderer, monkeypatch):
     """The first pass's layouts are kept by the workers and finished there with their

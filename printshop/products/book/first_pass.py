@@ -27,7 +27,7 @@ the part laid out afresh with its numbers (tests/test_render_resume.py).
 from __future__ import annotations
 
 from printshop.products.book.job import BookPart
-from printshop.products.book.pages import PLACEHOLDER
+from printshop.products.book.composed import PLACEHOLDER
 from printshop.render.job import RenderJob, RenderResult
 
 ONE_DIGIT = 9     # the last page whose number is narrower than the placeholder
@@ -83,10 +83,9 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
 
 def _name(job: RenderJob) -> str:
     """The book's product name, from its job's source (`guide.html.j2 (players-guide)`)."""
-    import re
-
-    found = re.search(r"\(([^()]+)\)$", job.source or "")
-    return found[1] if found else (job.source or "book")
+    source = job.source or ""
+    name = source[source.rfind("(") + 1:-1] if source.endswith(")") else ""
+    return name if name and ")" not in name else (source or "book")
 
 
 def _covered(parts: list, results: list) -> int:
@@ -109,7 +108,7 @@ def _next_part(parts: list, results: list, started: set[int]) -> int | None:
         return None
     if _covered(parts, results) < ONE_DIGIT:
         return left[0]
-    return max(left, key=lambda i: (len(parts[i].html), -i))
+    return max(left, key=lambda i: (parts[i].size, -i))
 
 
 def _best_numbers(parts: list, results: list, known: dict[str, int]) -> dict[str, str]:
@@ -121,7 +120,7 @@ def _best_numbers(parts: list, results: list, known: dict[str, int]) -> dict[str
     covered = _covered(parts, results)
     done = [(i, r) for i, r in enumerate(results) if r is not None]
     rate = (sum(own_pages(r, i, len(parts)) for i, r in done) /
-            max(1, sum(len(parts[i].html) for i, _ in done))) if done else None
+            max(1, sum(parts[i].size for i, _ in done))) if done else None
     first = next((i for i, r in enumerate(results) if r is None), len(parts))
     placeholders, before = {}, covered
     for index in range(first, len(parts)):      # the parts not yet placed, in book order
@@ -130,7 +129,7 @@ def _best_numbers(parts: list, results: list, known: dict[str, int]) -> dict[str
         for name in parts[index].own:
             placeholders[name] = "0" * digits
         if rate is not None:
-            before += rate * len(parts[index].html)
+            before += rate * parts[index].size
     wanted = set().union(*(part.links for part in parts))
     return {name: str(known[name]) if name in known else placeholders.get(name, PLACEHOLDER)
             for name in wanted}

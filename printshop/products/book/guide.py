@@ -15,6 +15,7 @@ from printshop.products import BuildContext, Product, layouts
 from printshop.products.book.cover import CoverSettings
 from printshop.products.book.fonts import (BOOK_FAMILIES, _notdef_script, order_fonts,
                                           predicted_fonts)
+from printshop.products.book.composed import parse
 from printshop.products.book.job import BookPart
 from printshop.products.book.pages import placed_as_json, render_book
 from printshop.products.book.preview import PageMap, page_map, render_chapter
@@ -376,15 +377,16 @@ class Guide(Product):
             if "html" in self.options.formats:   # while the parent waits for the workers
                 fonts_for_screen_ahead([stylesheet(project, s) for s in
                                         self.options.screen_stylesheets], project.read_roots)
-            result = render_book(ctx, job, guess)
+            book = parse(html)    # its parts, ids and page references, read once
+            result = render_book(ctx, job, guess, book)
             claimed = self._claimed_fonts
             if set(result.fonts) != set(claimed):
                 # the colophon must name every font in the PDF: say what was really used
                 if ctx.progress:
                     ctx.progress(f"{self.name}: fonts were not as expected, rendering again")
                 html = self.compose(ctx, "print", fonts=order_fonts(result.fonts))
-                job = replace(job, html=html)
-                result = render_book(ctx, job, guess)
+                job, book = replace(job, html=html), parse(html)
+                result = render_book(ctx, job, guess, book)
             for warning in collect_warnings([result]):
                 if _notdef_script(warning.message) in self._reported_scripts:
                     continue  # that script was reported before rendering, with its fix
@@ -395,7 +397,7 @@ class Guide(Product):
             pdf, self.pages = result.pdf, result.pages
             anchors = BookPart.found_in(result).anchors
             if anchors:   # where every chapter and id fell: for `serve`'s previews
-                found = page_map(html, anchors, result.pages)
+                found = page_map(book, anchors, result.pages)
                 self.cache_extra = {"page_map": found.as_json()} if found else {}
                 parts = placed_as_json(job)
                 if parts:

@@ -23,60 +23,16 @@ caller lays the whole book out instead.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import re
 from dataclasses import replace
 
+from printshop.products.book.composed import EXTERNAL, Part
 from printshop.products.book.job import BookPart, PartFound
-from printshop.products.book.pages import LINK, MAX_PASSES, number_links
+from printshop.products.book.pages import MAX_PASSES
 from printshop.render.checks import PageCheck
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
-EXTERNAL = "ps-ext-"          # stand-in ids for targets in other parts (book_merge.py)
 _TOKENS = itertools.count(1)  # names of the first pass's layouts kept in the workers
-_ID = re.compile(r'\sid="([^"]+)"')
-_SECTION = re.compile(r"<section\b[^>]*>")
-_NUMBER = re.compile(r'data-page-ref="([^"]*)"')
-_REF_LINK = re.compile(r'<a\b[^>]*?\bdata-page-ref="([^"]*)"\s+href="#([^"]+)"')
-
-
-class Part:
-    """One part of the book: its kind ("front", "chapter", "colophon") and HTML, the ids it
-    holds and the ids it links to."""
-
-    def __init__(self, kind: str, html: str):
-        self.kind, self.html = kind, html
-        body = html[html.find("<body"):]
-        self.own = set(_ID.findall(body))
-        self.links = {m[2] for m in LINK.finditer(body)}
-
-
-def part_html(part: Part, book_ids: set[str], numbers: dict[str, int] | None,
-              next_kind: str | None) -> str:
-    """The part as a document of its own: its links numbered, links to other parts pointed
-    at stand-ins laid out invisibly at its top, and an empty copy of the next part's
-    element at its end."""
-    html = number_links(part.html, numbers)
-    elsewhere = (part.links & book_ids) - part.own
-    if elsewhere:
-        html = LINK.sub(lambda m: m[0] if m[2] not in elsewhere else
-                        f'<a{m[1]}href="#{EXTERNAL}{m[2]}"', html)
-    hidden = "".join(f'<div id="{EXTERNAL}{name}"></div>' for name in sorted(elsewhere))
-    if hidden:
-        # inside the part's first section: an element before it would start a page of its
-        # own (the title page is a named page)
-        first = _SECTION.search(html, html.find("<body"))
-        at = first.end() if first else html.find(">", html.find("<body")) + 1
-        # out of the flow, so the section's margins collapse with its first child's as
-        # they do in the whole book (an anchor on the section lands where it did there)
-        html = (html[:at] + '<div style="position: absolute; height: 0; overflow: hidden; '
-                'margin: 0; padding: 0; visibility: hidden" aria-hidden="true">' + hidden +
-                "</div>" + html[at:])
-    if next_kind:
-        end = html.rfind("</body>")
-        html = html[:end] + f'<section class="{next_kind}"></section>' + html[end:]
-    return html
 
 
 def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
@@ -98,18 +54,17 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
     for index in which:
         part = parts[index]
         next_kind = parts[index + 1].kind if index + 1 < len(parts) else None
-        html = part_html(part, book_ids, numbers, next_kind)
+        numbered = part.document(numbers, elsewhere=book_ids - part.own,
+                                 next_kind=next_kind)
         first = firsts[index] if firsts is not None else None
         extension = BookPart(
             first=first or 0, strings=strings[index] if strings is not None else (),
-            refs=tuple(sorted({(f"#{target}", number)
-                               for number, target in _REF_LINK.findall(html)})),
-            text=hashlib.sha256(_NUMBER.sub("", html).encode()).hexdigest())
+            refs=tuple(sorted(set(numbered.refs))), text=numbered.text)
         if keep:
             extension = replace(extension, keep=f"{next(_TOKENS)}:{index}")
         elif kept is not None and kept[index][1]:
             extension = replace(extension, resume=kept[index][0], worker=kept[index][1])
-        jobs.append(replace(base, html=html).extended(extension))
+        jobs.append(replace(base, html=numbered.html).extended(extension))
     return jobs
 
 
