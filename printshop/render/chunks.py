@@ -4,8 +4,10 @@ A product that renders in chunks (a deck's sheets, the book's parts) hands the r
 list of jobs; with a `ChunkCache` attached (the builder attaches one per build), a job whose
 content was rendered before is not rendered again. Its key hashes everything the job is:
 the HTML, the stylesheets (file paths and generated text), the roots, base URL and flags,
-the font policy, and printshop's code, the installed distributions and the text libraries
-(`cache.tool_fingerprint`). The files the render read (the stylesheets' files, @imports,
+the font policy, each of its extensions' own part (`JobExtension.key`, render/extension.py),
+and printshop's code, the installed distributions and the text libraries
+(`cache.tool_fingerprint`). What the extensions found (a card's overflows, a book part's
+anchors, a form's slots) is stored with the PDF, each serialised by its own extension. The files the render read (the stylesheets' files, @imports,
 fonts, images) are stored with their sha256 and checked on lookup, so an edited stylesheet
 or image is a miss even though the job's text did not change.
 

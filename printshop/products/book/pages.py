@@ -4,10 +4,13 @@
 times (it lays out, finds the numbers changed, lays out again …): two thirds of the guide's
 render time. So printshop finds the numbers itself and prints them as text:
 
-1. A first pass lays each part of the book out on its own (the front matter, each chapter,
-   the colophon), on every core at once, with a placeholder for every number, and reads
-   how many pages each part has and which page each id falls on. A rebuild skips it: where
-   the last build's parts fell (`placed_as_json`, kept in the build cache) is the guess.
+0. The composed book is read once into its parts (products/book/composed.py: the front
+   matter, each chapter, the colophon), each with its ids and the places its page
+   references go; from then on the numbers are data, set at those places.
+1. A first pass lays each part of the book out on its own, on every core at once, with a
+   placeholder for every number, and reads how many pages each part has and which page
+   each id falls on. A rebuild skips it: where the last build's parts fell
+   (`placed_as_json`, kept in the build cache) is the guess.
 2. Each part is laid out again, on every core, with `target-counter(attr(href url), page)`
    in the stylesheets replaced by `attr(data-page-ref)`, every `<a href="#id">` carrying
    the number of its target's page, and its folios starting at its page in the book; the

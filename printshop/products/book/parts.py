@@ -6,7 +6,7 @@ to print those numbers took one core 11 s of the guide's 20. Each part is laid o
 own instead, on every core at once, and the parts' PDFs are joined (render/pdf/book_merge.py):
 
 * its folios: the page counter starts at the part's page in the book and its first page is
-  a left or right page as it is there (book_preview.py does the same for one chapter);
+  a left or right page as it is there (preview.py does the same for one chapter);
 * the blank page before a chapter that must start on a right-hand page: each part ends with
   an empty copy of the next part's element, so WeasyPrint makes that blank page with the
   book's own `@page :blank` rule; the empty element's page is dropped when joining;
@@ -16,6 +16,9 @@ own instead, on every core at once, and the parts' PDFs are joined (render/pdf/b
   another part points at an invisible stand-in id (`ps-ext-ID`) at the top of the part, and
   the join points it back at ID, whose destination the other part's PDF has.
 
+Each part's job is the book's job with a `BookPart` (products/book/job.py): where it starts,
+the running heads carried in, its references' numbers and the digest of its text without
+them (so that its worker can finish the first pass's layout of it, render/weasy/resume.py).
 A part whose first page or printed numbers turn out wrong (its own text moved a reference)
 is laid out again with what the others found, until they agree; if they never do, the
 caller lays the whole book out instead.
