@@ -159,9 +159,11 @@ def test_the_cover_says_what_is_in_the_envelope_and_how_to_reprint(small):
         for c in seat["characters"]:
             assert f"#{c['index']} {c['class_name']}" in cover
     assert "Player Reference ×2" in cover and "Hammersmith Reference" in cover
-    assert kit["reprint"] == "printshop roll characters --seed con-test --backs --first N --count 1"
+    # the kit's folder ("project", not a rules-src/) is named: the commands run from its parent
+    assert kit["reprint"] == ("printshop roll characters --source project --seed con-test "
+                              "--backs --first N --count 1")
     assert kit["reprint"] in cover
-    assert "printshop build kit" in cover
+    assert "printshop build --source project kit" in cover
 
 
 def test_the_reprint_command_rolls_the_same_character(small, tmp_path):
@@ -234,5 +236,7 @@ def test_a_long_cover_runs_onto_another_page_and_loses_nothing(tmp_path):
     text = "\n".join(p.extract_text() for p in pdf_reader(pdf).pages)
     assert pages == len(pdf_reader(pdf).pages) >= 1
     assert "#120 " in text and "Seat 12" in text
-    assert "printshop roll characters --seed con-test --backs --first N --count 1" in text
-    assert text.rstrip().endswith("printshop build kit")
+    assert ("printshop roll characters --source project --seed con-test --backs --first N "
+            "--count 1") in text
+    # the rebuild command comes after the checklist and the reprint (then only the credits)
+    assert text.index("printshop build --source project kit") > text.index("#120 ")

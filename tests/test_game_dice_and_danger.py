@@ -32,7 +32,9 @@ def has(text: str, *phrases: str) -> None:
 
 def test_builds_the_sheets_and_the_tricks(built):
     assert {p.name for p in built.iterdir() if p.suffix == ".pdf"} == {
-        "reference.pdf", "trick-cards.pdf"}
+        "reference.pdf", "trick-cards.pdf",
+        # rolled adventurers (recipes/characters.yaml; tests/test_games_sheets.py)
+        "pregens.pdf", "con-kit.pdf"}
 
 
 def test_every_value_of_every_table_on_the_sheets_is_printed(project, sheets):

@@ -38,7 +38,9 @@ def has(text: str, *phrases: str) -> None:
 
 def test_builds_every_product(built):
     assert {p.name for p in built.iterdir() if p.suffix == ".pdf"} == {
-        "reference.pdf", "event-deck.pdf", "encounter-deck.pdf", "item-cards.pdf"}
+        "reference.pdf", "event-deck.pdf", "encounter-deck.pdf", "item-cards.pdf",
+        # rolled retainers (recipes/retainers.yaml; tests/test_games_sheets.py)
+        "retainer-cards.pdf", "retainer-sheets.pdf", "con-kit.pdf"}
 
 
 def test_every_value_of_every_table_on_the_sheets_is_printed(project, sheets):
@@ -177,5 +179,5 @@ def test_item_cards_are_a8_with_an_equipment_deck_and_blanks(built, project):
 
 def test_sheets_and_cards_are_readable_at_arms_length(built):
     assert smaller_than(built / "reference.pdf", 8) == []
-    for deck in ("event-deck", "encounter-deck", "item-cards"):
+    for deck in ("event-deck", "encounter-deck", "item-cards", "retainer-cards"):
         assert smaller_than(built / f"{deck}.pdf", 7, ID_OR_NOTE) == [], deck

@@ -94,10 +94,19 @@ def test_counts_are_bounded_as_in_the_manifest():
     assert result.exit_code == 2 and "501 is not in the range 1<=x<=500" in result.output
 
 
-def test_a_game_without_character_classes_says_so(tmp_path):
+def test_a_new_game_without_classes_rolls_its_kit_from_its_recipe(tmp_path):
+    """`printshop new` writes a character recipe (delvers, no classes): a kit works on day
+    one, and asking it for classes says there are none."""
     from printshop.scaffold import new_project
 
     new_project(tmp_path / "game", "Game")
-    result = run_cli("kit", "--tables", "1", cwd=tmp_path / "game")
+    result = run_cli("kit", "--tables", "1", "--class", "fighter", cwd=tmp_path / "game")
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert re.search(r"error: .*class", result.output), result.output
+    assert re.search(r"--class: error: .*has no classes", result.output), result.output
+    result = run_cli("kit", "--tables", "1", "--seats", "2", "--per-seat", "1", "--seed",
+                     "day-one", cwd=tmp_path / "game")
+    assert result.exit_code == 0, result.output
+    kit = json.loads((tmp_path / "game" / "build" / "kit-day-one" / "kit.json").read_text())
+    seated = [c for seat in kit["envelopes"][0]["seats"] for c in seat["characters"]]
+    assert [c["id"] for c in seated] == ["day-one #1", "day-one #2"]
+    assert kit["recipe"] == "characters" and kit["class_table"] is None

@@ -200,7 +200,10 @@ def test_no_cycle_between_packages():
 
 def test_importing_the_rollers_loads_neither_products_nor_render():
     """Not even indirectly, through a module they import."""
-    rollers = [f"printshop.roll.{p.stem}" for p in sorted((ROOT / "roll").glob("*.py"))]
+    rollers = [".".join(("printshop", "roll") + p.relative_to(ROOT / "roll").with_suffix("")
+                        .parts).removesuffix(".__init__")
+               for p in sorted((ROOT / "roll").rglob("*.py"))]   # the recipe package too
+    assert "printshop.roll.recipe.roll" in rollers
     code = ("import sys, importlib\n"
             f"for m in {rollers!r}: importlib.import_module(m)\n"
             "print(sorted(m for m in sys.modules if m.startswith(('printshop.products', "

@@ -12,8 +12,8 @@ from itertools import combinations
 import pytest
 
 from printshop.project import Project
-from printshop.roll.character_rules import load_character_rules
-from printshop.roll.characters import assign_stats, roll_character
+from printshop.roll.recipe import Roller, Wishes, load_recipe
+from printshop.roll.recipe.steps import primes_first
 
 from conftest import RULES_SRC
 
@@ -28,21 +28,35 @@ def project():
 
 
 @pytest.fixture(scope="module")
-def rules(project):
-    return load_character_rules(project)
+def recipe(project):
+    return load_recipe(project)
 
 
 @pytest.fixture(scope="module")
-def pack(rules):
+def roller(project, recipe):
+    return Roller(recipe, project.tables)
+
+
+@pytest.fixture(scope="module")
+def pack(roller):
     """The guide's class odds: mostly humans."""
-    return [roll_character(rules, "property", i) for i in range(1, COUNT + 1)]
+    return [roller.roll("property", i) for i in range(1, COUNT + 1)]
 
 
 @pytest.fixture(scope="module")
-def flat_pack(project):
+def flat_pack(project, recipe):
     """Every class equally likely, so the rare ones are well represented too."""
-    rules = load_character_rules(project, "class-roll-flat")
-    return [roll_character(rules, "property-flat", i) for i in range(1, COUNT + 1)]
+    roller = Roller(recipe, project.tables, Wishes(class_table="flat"))
+    return [roller.roll("property-flat", i) for i in range(1, COUNT + 1)]
+
+
+def rolls(c) -> dict:
+    """What was rolled, as the JSON export says it: class dice, the human's d4, six 3d6."""
+    return c.to_json()["rolls"]
+
+
+def assign_stats(rolled, primes) -> dict:
+    return primes_first(list(rolled), list(STATS), primes)
 
 
 @pytest.fixture(scope="module")
@@ -89,13 +103,13 @@ def test_rule_1_class_is_3d6_then_1d4_for_humans(pack):
                  (17, 18, "half-ogre-berserker")]
     human = {1: "human-cleric", 2: "human-fighter", 3: "human-magic-user", 4: "human-thief"}
     for c in pack:
-        dice = c.rolls.class_dice
+        dice = rolls(c)["class"]
         assert len(dice) == 3 and all(1 <= d <= 6 for d in dice)
         total = sum(dice)
         if 8 <= total <= 13:
-            assert c.rolls.follow_up in human and c.class_id == human[c.rolls.follow_up]
+            assert rolls(c)["human"] in human and c.class_id == human[rolls(c)["human"]]
         else:
-            assert c.rolls.follow_up is None
+            assert rolls(c)["human"] is None
             assert c.class_id == next(cid for low, high, cid in non_human if low <= total <= high)
 
 
@@ -110,7 +124,7 @@ def test_flat_class_table_gives_every_class_an_equal_chance(flat_pack):
     expected = len(flat_pack) / 8
     for class_id, n in counts.items():
         assert 0.7 * expected < n < 1.3 * expected, (class_id, n)
-    assert all(len(c.rolls.class_dice) == 1 and c.rolls.follow_up is None for c in flat_pack)
+    assert all(len(rolls(c)["class"]) == 1 and rolls(c)["human"] is None for c in flat_pack)
 
 
 # --- rule 2: stats ---------------------------------------------------------------------------
@@ -137,10 +151,11 @@ def follows_the_prime_rule(rolls, stats, primes) -> bool:
 
 def test_rule_2_stats_are_six_3d6_with_the_highest_on_the_prime_stats(everyone):
     for c in everyone:
-        rolls = c.rolls.stats
-        assert len(rolls) == 6 and all(3 <= r <= 18 for r in rolls)
+        stat_rolls = rolls(c)["stats"]
+        assert len(stat_rolls) == 6 and all(3 <= r <= 18 for r in stat_rolls)
         assert tuple(c.prime_stats) == PRIMES[c.class_id]
-        assert follows_the_prime_rule(rolls, c.stats, c.prime_stats), (c.id, rolls, c.stats)
+        assert follows_the_prime_rule(stat_rolls, c.stats, c.prime_stats), \
+            (c.id, stat_rolls, c.stats)
 
 
 def test_rule_2_modifiers_follow_the_guide_table(everyone):
@@ -424,21 +439,35 @@ def test_rule_12_background_trait_appearance_from_the_tables(project, everyone):
         assert c.appearance in looks
         assert not hasattr(c, "name")  # named by the player on your left, not by us
     # "sized so that a stack of 50 characters rarely repeats an entry"
-    first_50 = everyone[:50]
-    assert len({c.background for c in first_50}) >= 35
+
+
+def test_rule_12_a_pack_repeats_no_flavour_until_the_list_runs_out(project, pack):
+    """Issue 29: no background, trait or look comes twice before the list runs out, and
+    character n is the same whatever the pack's size (pack is characters 1-1200 of one
+    seed)."""
+    for table, key in (("backgrounds", "background"), ("personality-traits", "personality"),
+                       ("appearances", "appearance")):
+        size = len(table_rows(project, table))
+        for start in (0, size, 3 * size):
+            run = [getattr(c, key) for c in pack[start:start + size]]
+            assert len(set(run)) == size, (table, start)
+        # a round is every row once: the next round starts the list again, in a new order
+        assert [getattr(c, key) for c in pack[size:2 * size]] != \
+            [getattr(c, key) for c in pack[:size]]
 
 
 # --- determinism -----------------------------------------------------------------------------
 
-def test_the_same_seed_and_index_give_the_same_character(rules):
-    assert roll_character(rules, "again", 7) == roll_character(rules, "again", 7)
-    assert roll_character(rules, "again", 7) != roll_character(rules, "again", 8)
-    assert roll_character(rules, "again", 7) != roll_character(rules, "other", 7)
+def test_the_same_seed_and_index_give_the_same_character(roller):
+    assert roller.roll("again", 7) == roller.roll("again", 7)
+    assert roller.roll("again", 7) != roller.roll("again", 8)
+    assert roller.roll("again", 7) != roller.roll("other", 7)
 
 
-def test_restricting_classes_only_rolls_those(rules):
+def test_restricting_classes_only_rolls_those(project, recipe):
     allowed = frozenset({"human-fighter", "human-thief"})
-    rolled = [roll_character(rules, "only", i, allowed) for i in range(1, 201)]
+    roller = Roller(recipe, project.tables, Wishes(classes=allowed))
+    rolled = [roller.roll("only", i) for i in range(1, 201)]
     assert {c.class_id for c in rolled} == allowed
 
 

@@ -11,15 +11,15 @@ def test_new_project_builds_as_it_is(tmp_path):
     assert result.exit_code == 0, result.output
     project = tmp_path / "tunnel-rats"
     for name in ("printshop.yaml", "README.md", "guide/01-playing.md", "tables/outcomes.yaml",
-                 "decks/omens.yaml", "sheets/quick-reference.yaml"):
+                 "decks/omens.yaml", "sheets/quick-reference.yaml", "recipes/characters.yaml"):
         assert (project / name).is_file(), name
     assert "__TITLE__" not in "".join(p.read_text() for p in project.rglob("*") if p.is_file())
 
     result = run_cli("build", "--strict", cwd=project)  # from inside, with no options
     assert result.exit_code == 0, result.output
     build = project / "build"
-    assert {p.name for p in build.iterdir() if p.name != ".printshop-cache"} == {"rules.pdf", "rules.html", "omen-deck.pdf",
-                                                  "reference.pdf"}
+    assert {p.name for p in build.iterdir() if p.name != ".printshop-cache"} == {
+        "rules.pdf", "rules.html", "omen-deck.pdf", "reference.pdf", "characters.pdf"}
     book = pdf_text(build / "rules.pdf")
     assert "Tunnel Rats" in book
     # the embedded dice table and the cross-reference with its page number
@@ -31,6 +31,35 @@ def test_new_project_builds_as_it_is(tmp_path):
     assert len(pdf_reader(build / "omen-deck.pdf").pages) == 2  # fronts, then backs
     reference = pdf_text(build / "reference.pdf")
     assert "Rations (3 days)" in reference and "Player's Guide" not in reference
+    # six delvers on the generic sheet, each headed by a background from the book's table
+    sheets = pdf_reader(build / "characters.pdf").pages
+    assert len(sheets) == 1 + 6
+    backgrounds = ("Rat-catcher", "Candle-maker", "Ferryman", "Grave-digger", "Runaway novice",
+                   "Tinker")
+    for page in sheets[1:]:
+        text = page.extract_text()
+        assert "first-delvers #" in text and any(b in text for b in backgrounds), text
+        assert all(a in text.upper() for a in ("STR", "DEX", "WIL", "HIT POINTS", "COINS"))
+
+
+def test_a_new_project_rolls_characters_from_its_recipe(tmp_path):
+    """`printshop roll characters` works in a new project (it once needed HAMMERCRAWL!'s
+    tables/classes.yaml): the recipe's rolls, as its tables say."""
+    import json
+
+    assert run_cli("new", "delve", cwd=tmp_path).exit_code == 0
+    result = run_cli("roll", "characters", "--count", "40", "--seed", "day-one", "--format",
+                     "json", "--out", "-", cwd=tmp_path / "delve")
+    assert result.exit_code == 0, result.output
+    rolled = json.loads(result.stdout)["characters"]
+    costs = {"Lantern and oil": 3, "Rope (50 ft)": 2, "Grappling hook": 2, "Crowbar": 2,
+             "Chalk": 1, "Rations (3 days)": 3}
+    for c in rolled:
+        assert list(c["abilities"]) == ["STR", "DEX", "WIL"]
+        assert all(3 <= v <= 18 for v in c["abilities"].values())
+        assert 1 <= c["hit_points"] <= 6
+        assert len(set(c["gear"])) == 2 and set(c["gear"]) <= set(costs)
+        assert c["coins"] == 10 - sum(costs[g] for g in c["gear"])
 
 
 def test_title_option_is_quoted_into_the_yaml(tmp_path):
@@ -76,5 +105,6 @@ def test_new_in_the_current_empty_folder(tmp_path):
     result = run_cli("new", ".", cwd=tmp_path / "here")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "here").iterdir()) == [
-        "README.md", "decks", "guide", "palette.yaml", "printshop.yaml", "sheets", "tables"]
+        "README.md", "decks", "guide", "palette.yaml", "printshop.yaml", "recipes", "sheets",
+        "tables"]
     assert 'title: "Here"' in (tmp_path / "here" / "printshop.yaml").read_text()

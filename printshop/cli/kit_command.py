@@ -40,9 +40,15 @@ manifest entry the kit was built from: paste it into printshop.yaml to keep the 
               help="Paper (default: the manifest's).")
 @click.option("--class", "classes", default=None, metavar="LIST",
               help="Only these classes, comma-separated (ids or words of them).")
-@click.option("--class-table", type=Choice(["guide", "flat"]), default="guide",
-              show_default=True,
-              help="guide: the rules' class roll; flat: every class equally likely.")
+@click.option("--recipe", default=None, metavar="NAME",
+              help="How the characters are made: recipes/NAME.yaml (default: characters, or "
+                   "the game's only recipe).")
+@click.option("--class-table", default=None, metavar="NAME",
+              help="Which of the recipe's class tables (HAMMERCRAWL!: guide, the rules' class "
+                   "roll, or flat: every class equally likely).")
+@click.option("--reroll-while", "reroll_while", multiple=True, metavar="EXPR",
+              help="Roll a character again while this holds, e.g. \"luck == 0\" (may be "
+                   "given more than once).")
 @click.option("--include", default=None, metavar="LIST",
               help="Products of the manifest or layouts in sheets/ to put in every envelope "
                    "once, comma-separated (e.g. event-deck).")
@@ -64,20 +70,21 @@ manifest entry the kit was built from: paste it into printshop.yaml to keep the 
 @source_option
 @debug_option
 @handle_errors
-def kit(tables, seats, per_seat, seed, paper, classes, class_table, include, reference,
-        no_backs, title, name, out, strict, jobs, quiet, source, debug):
+def kit(tables, seats, per_seat, seed, paper, recipe, classes, class_table, reroll_while,
+        include, reference, no_backs, title, name, out, strict, jobs, quiet, source, debug):
     """Build a convention kit: one envelope (PDF) per table with each seat's random
     characters, without editing printshop.yaml."""
     from printshop.cli.progress import progress_reporter
     from printshop.products.characters.kit import (KitRequest, build_kit, envelope_lines,
                                                    prepare_kit, split_list, write_kit)
     from printshop.project import Project
-    from printshop.render.pool.renderer import Renderer
+    from printshop.render.renderer import Renderer
 
     located = project_folder(source, quiet)
     out = out if out is not None else located.home / "build"
     request = KitRequest(tables=tables, seats=seats, per_seat=per_seat, seed=seed,
                          paper=paper, classes=split_list(classes), class_table=class_table,
+                         recipe=recipe, reroll_while=list(reroll_while),
                          include=split_list(include), reference=reference,
                          backs=not no_backs, title=title, name=name)
     project = Project.load(located.source)

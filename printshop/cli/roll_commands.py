@@ -106,6 +106,10 @@ Examples (in a game with character classes, such as HAMMERCRAWL!'s rules-src/):
   printshop roll characters --count 4 --class-table flat --paper a4
   printshop roll characters --count 3 --seed con-2025 --format json --out -
   printshop roll characters --seed con-2026 --backs --first 14 --count 1   # #14 again
+  printshop roll characters --count 6 --seed dd --reroll-while "max(values(mods)) <= 0"   # none hopeless
+For the games of printshop's repository (in a game with a recipe of its own, from the repository):
+  printshop roll characters --source games/dice-and-danger --count 50 --seed S --format json --out -
+  printshop roll characters --source games/red-hack --recipe retainers --count 9 --seed inn
 """)
 @click.option("--count", "-n", type=int, default=1, show_default=True,
               help="How many characters (more than 10,000 needs --yes).")
@@ -115,12 +119,19 @@ Examples (in a game with character classes, such as HAMMERCRAWL!'s rules-src/):
 @click.option("--seed", default=None,
               help="Pack seed; the same seed rolls the same characters (default: a new one, "
                    "printed). Character n of a seed is the same in a pack of any size.")
+@click.option("--recipe", default=None, metavar="NAME",
+              help="How the characters are made: the project's recipes/NAME.yaml "
+                   "(docs/recipes.md). Default: characters, or the project's only recipe.")
 @click.option("--class", "classes", default=None, metavar="LIST",
               help="Only these classes, comma-separated: ids or words of them (fighter, "
                    "thief, dwarf, human, magic-user, …).")
-@click.option("--class-table", type=Choice(["guide", "flat"]), default="guide",
-              show_default=True,
-              help="guide: the Player's Guide's 3d6 roll; flat: every class equally likely.")
+@click.option("--class-table", default=None, metavar="NAME",
+              help="Which of the recipe's class tables to roll on (HAMMERCRAWL!: guide, the "
+                   "Player's Guide's 3d6 roll, or flat: every class equally likely). "
+                   "Default: the recipe's first.")
+@click.option("--reroll-while", "reroll_while", multiple=True, metavar="EXPR",
+              help="Roll a character again while this holds, e.g. \"max(values(mods)) <= 0\" "
+                   "(a recipe expression over its values; may be given more than once).")
 @click.option("--paper", type=Choice(["letter", "a4"]), default=None,
               help="Paper (default: the manifest's).")
 @click.option("--backs", is_flag=True,
@@ -138,10 +149,10 @@ Examples (in a game with character classes, such as HAMMERCRAWL!'s rules-src/):
 @source_option
 @debug_option
 @handle_errors
-def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt, out, yes,
-                    jobs, quiet, source, debug):
-    """Roll characters by the Player's Guide and print them: a cover with an index, then one
-    sheet per character (or JSON for virtual tabletops).
+def roll_characters(count, first, seed, recipe, classes, class_table, reroll_while, paper,
+                    backs, fmt, out, yes, jobs, quiet, source, debug):
+    """Roll characters by the game's recipe (recipes/characters.yaml) and print them: a cover
+    with an index, then one sheet per character (or JSON for virtual tabletops).
 
     Bad input (a count below 1, an unknown class, a broken table) prints what is wrong and
     writes nothing.
@@ -161,7 +172,8 @@ def roll_characters(count, first, seed, classes, class_table, paper, backs, fmt,
         result = roll_characters_to_bytes(
             located.source, count=count, seed=seed, classes=classes,
             class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes,
-            jobs=jobs, progress=progress, first=first)
+            jobs=jobs, progress=progress, first=first, recipe=recipe,
+            reroll_while=list(reroll_while))
     echo_warnings(result.warnings)
     if to_stdout:
         sys.stdout.buffer.write(result.data)

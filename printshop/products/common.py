@@ -40,7 +40,10 @@ def jinja_environment(project: Project, extra_filters: dict | None = None, colou
         colours = Colours.for_project(project.root)
     # a field's Markdown, HTML, pictures and :icon[…]: rendered, or a located warning
     fields = FieldMarkup(project.root, colours)
-    filters = {"signed": signed, "md": fields.inline, "md_block": fields.block}
+    from printshop.roll.recipe.values import display
+
+    filters = {"signed": signed, "md": fields.inline, "md_block": fields.block,
+               "shown": display}   # a recipe's value as a sheet prints it
     filters.update(extra_filters or {})
     def class_icon(class_id: str, colour: str | None = None, size: str = "1em"):
         """The icon of a class of tables/classes.yaml (`icon:`), or nothing."""

@@ -1,4 +1,5 @@
-"""`tables/classes.yaml`: the character classes, read by the roller, the book and the sheets."""
+"""`tables/classes.yaml`: the character classes, printed by the book and the sheets and read
+by the character recipe (`records: classes`)."""
 
 from __future__ import annotations
 
@@ -39,22 +40,6 @@ class Ability(Strict):
             raise ValueError(f"steps: each step is one line of at most 100 characters "
                              f"('{long[0][:40]}…' is {len(long[0])})")
         return self
-
-
-class Spellbook(Strict):
-    """A caster's first spells: `always` plus max(0, count + `stat` mod) rolled on `table`."""
-
-    table: str
-    always: list[str] = []
-    count: int = Field(ge=0, le=20)
-    stat: Stat
-
-
-class ThiefSkills(Strict):
-    """The class's thief skills (a table id); `bailiwick`: roll a Bailiwick and a Failing."""
-
-    table: str
-    bailiwick: bool = False
 
 
 class SaveQualities(Strict):
@@ -101,11 +86,8 @@ class CharacterClass(Strict):
     # printed beside the class's name (pregen sheets, class cards): icons/NAME.svg of the
     # project or a bundled icon
     icon: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
-    # Read by the pregen roller (all optional, so a game without them still loads):
-    starting_kit: str | None = None          # table id of the class's kit roll
-    spellbook: Spellbook | None = None
-    thief_skills: ThiefSkills | None = None
-    armour_ignores_negative_dex: list[str] = []  # armour types (as in the armour table)
+    # (what the character roller needs besides: the recipe's per_class data,
+    # recipes/characters.yaml)
 
     @property
     def hit_die_size(self) -> int:

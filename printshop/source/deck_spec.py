@@ -22,7 +22,8 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 MAX_DICE_CARDS = 1296  # 4d6; more than that is not a deck anyone shuffles
 DEFAULT_TEMPLATES = {"rows": "cards/result.html.j2", "dice": "cards/dice.html.j2",
                      "playing-cards": "cards/playing-card.html.j2",
-                     "hirelings": "cards/hireling.html.j2"}
+                     "hirelings": "cards/hireling.html.j2",
+                     "characters": "cards/character.html.j2"}
 
 
 class DeckBack(Strict):
@@ -81,6 +82,13 @@ class HirelingSettings(Strict):
     morale: str = Field(min_length=1)   # the reminder printed on every card
 
 
+class CharacterDeal(Strict):
+    """A deck of rolled characters (`deal: characters`): one card each, from a recipe."""
+
+    recipe: str = "characters"          # recipes/RECIPE.yaml
+    class_table: str | None = None      # a name of the recipe's class tables
+
+
 class DeckSpec(Strict):
     title: str = Field(min_length=1)
     code: str = Field(pattern=r"^[A-Z][A-Z0-9]{0,5}$")  # printed in every card's id
@@ -96,7 +104,7 @@ class DeckSpec(Strict):
     # rules card ("Adapted from …"): a deck restating another game's table says so in words
     # instead of wearing that game's name as a brand on its back.
     credit: str | None = Field(default=None, min_length=1, max_length=120)
-    deal: Literal["rows", "dice", "playing-cards", "hirelings"] = "rows"
+    deal: Literal["rows", "dice", "playing-cards", "hirelings", "characters"] = "rows"
     face: DeckFace = DeckFace()
     art: DeckArt = DeckArt()
     # the cards' data: inline (columns + rows), a table file inside decks/, or guide tables
@@ -111,6 +119,7 @@ class DeckSpec(Strict):
     tables: list[str] | None = None
     rules_cards: list[RulesCard] = []
     hirelings: HirelingSettings | None = None
+    characters: CharacterDeal | None = None     # deal: characters
     # playing-cards: a row with `die: N` takes its texts from row N of this guide dice table,
     # so a deck that stands in for a die (the Event Deck) can never disagree with the book
     results_from: str | None = None

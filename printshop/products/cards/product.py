@@ -1,5 +1,5 @@
-"""Card products: decks from `decks/*.yaml` (kind `deck`) and rolled hirelings (kind
-`hirelings`), imposed for home duplex, fold-over or a card printer, as PDF and/or PNG.
+"""Card products: decks from `decks/*.yaml` (kind `deck`), rolled hirelings (kind
+`hirelings`) and rolled characters (`deal: characters`, cards/characters.py), imposed for home duplex, fold-over or a card printer, as PDF and/or PNG.
 
 The pipeline: deal or roll the cards (data) → impose them (geometry, printshop.cards) →
 render each face with its deck's template → lay the faces out on sheets → WeasyPrint on
@@ -23,6 +23,7 @@ from printshop.products.cards.settings import (CardsOptions, DeckGroup, Settings
                                               impose_groups, manifest_pos, manifest_where,
                                               resolve_settings)
 from printshop.products.common import check_stylesheets
+from printshop.products.cards.characters import character_cards
 from printshop.products.cards.hirelings import hireling_cards
 from printshop.products.printing import colours_for
 from printshop.source.decks import Card, Deck, load_deck
@@ -39,6 +40,7 @@ class CardsProduct(Product):
             try:
                 deck = load_deck(self.project, deck_id, where=manifest_pos(self, "decks", n))
                 cards = (self._rolled_cards(deck) if deck.spec.deal == "hirelings"
+                         else character_cards(self, deck) if deck.spec.deal == "characters"
                          else deck.cards)
             except PrintshopError as exc:
                 problems.extend(exc)

@@ -15,6 +15,7 @@ from printshop import __version__
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
+from printshop.products.characters import blank_recipe
 from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
                                        page_size_css, stylesheet, template_problem)
 from printshop.render.jinja import render_template
@@ -42,9 +43,13 @@ class BlankSheetOptions(Strict):
     papers: list[Literal["letter", "a4"]] = ["letter", "a4"]   # one PDF for each
     fillable: bool = True             # form fields; false: boxes and lines for a pencil only
     title: str = "Character Sheet"    # the PDF's title
-    template: str = "blank-sheet.html.j2"   # the sheet's Jinja template (templates/ first)
-    # templates/css/ first
-    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css", "css/blank-sheet.css"]
+    recipe: str | None = None         # the recipe whose sheet this is (default: the game's)
+    # the sheet's Jinja template (templates/ first); default: the recipe's blank sheet,
+    # else its sheet with nothing rolled (HAMMERCRAWL!'s: blank-sheet.html.j2)
+    template: str | None = None
+    stylesheets: list[str] | None = None   # templates/css/ first; default: the recipe's
+
+
 
 
 class BlankSheet(Product):
@@ -60,14 +65,28 @@ class BlankSheet(Product):
                              f"paper, not {ctx.paper}; building {', '.join(self.options.papers)}"))
         return list(dict.fromkeys(self.options.papers))
 
+    # --- which sheet: the recipe's (its blank template, or its sheet with nothing rolled) --
+    @property
+    def recipe(self):
+        return blank_recipe.recipe_of(self)
+
+    @property
+    def template(self) -> str:
+        return blank_recipe.template_of(self)
+
+    @property
+    def stylesheets(self) -> list[str]:
+        return blank_recipe.stylesheets_of(self)
+
     def check(self, ctx: BuildContext) -> None:
-        self.sheet_info("letter", fillable=self.options.fillable)
+        if self.template == blank_recipe.LEGACY_TEMPLATE:
+            self.sheet_info("letter", fillable=self.options.fillable)
         env = jinja_environment(self.project)
         try:
-            env.get_template(self.options.template)
+            env.get_template(self.template)
         except Exception as exc:
-            raise template_problem(env, self.options.template, exc) from None
-        check_stylesheets(ctx, self.project, list(self.options.stylesheets))
+            raise template_problem(env, self.template, exc) from None
+        check_stylesheets(ctx, self.project, self.stylesheets)
 
     def sheet_info(self, paper: str, fillable: bool, footer: str | None = None) -> dict:
         """What the template prints; `footer` replaces the standalone sheet's "Print at
@@ -100,8 +119,15 @@ class BlankSheet(Product):
 
     def html(self, paper: str, fillable: bool, footer: str | None = None) -> str:
         env = jinja_environment(self.project)
-        return render_template(env, self.options.template,
-                               sheet=self.sheet_info(paper, fillable, footer))
+        if self.template == blank_recipe.LEGACY_TEMPLATE:
+            return render_template(env, self.template,
+                                   sheet=self.sheet_info(paper, fillable, footer))
+        return render_template(env, self.template, part="blank", characters=[], marks={},
+                               index_pages=[], first_index_page=0, blank_back=False,
+                               screen_css="", layers={}, geometry={},
+                               collect=lambda name, text: "",
+                               pack=blank_recipe.blank_pack(self, paper),
+                               sheet=blank_recipe.blank_info(self, paper, fillable, footer))
 
     def job(self, ctx: BuildContext, paper: str, fillable: bool, profile=None,
             footer: str | None = None) -> RenderJob:
@@ -118,13 +144,13 @@ class BlankSheet(Product):
                   f"height: {height - 2 * margin - 0.5:g}mm; }}"),
             label=f"sheet size ({paper})")
         sheets = (sheet_palette_css(project, profile),) + tuple(
-            stylesheet(project, s) for s in self.options.stylesheets)
+            stylesheet(project, s) for s in self.stylesheets)
         cmyk = profile is not None and profile.cmyk
         return RenderJob(html=self.html(paper, fillable, footer),
                          stylesheets=sheets + (page_size_css(project, paper), size_css),
                          roots=tuple(str(r) for r in project.read_roots),
                          base_url=base_url(project),
-                         source=f"{self.options.template} ({self.name})",
+                         source=f"{self.template} ({self.name})",
                          uncompressed=ctx.uncompressed, extensions=(FitCheck(),),
                          cmyk_icc=str(profile.icc_path(project.root)) if cmyk else None)
 
@@ -137,11 +163,11 @@ class BlankSheet(Product):
         for paper, result in zip(papers, results):
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
-            problems += [Problem(self.options.template, f"{o.describe()}: shorten what it "
+            problems += [Problem(self.template, f"{o.describe()}: shorten what it "
                                  f"prints or adjust css/blank-sheet.css")
                          for o in FitCheck.overflows(result)]
             if result.pages != 1 and not FitCheck.overflows(result):
-                problems.append(Problem(self.options.template, f"the blank sheet came out as "
+                problems.append(Problem(self.template, f"the blank sheet came out as "
                                         f"{result.pages} pages on {paper}, expected 1"))
         if problems:
             raise PrintshopError(problems)

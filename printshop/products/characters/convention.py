@@ -47,8 +47,11 @@ class ConventionOptions(Strict):
     tables: int = Field(ge=1, le=MAX_TABLES)   # one envelope each
     seats: int = Field(default=6, ge=1, le=MAX_SEATS)   # players at each table
     characters_per_seat: int = Field(default=3, ge=1, le=MAX_PER_SEAT)   # spares for the dead
+    recipe: str | None = None          # recipes/RECIPE.yaml (default: characters, or the
+                                       # project's only recipe)
     classes: list[str] = []            # only these classes (ids or words); empty: every class
-    class_table: str = "guide"         # guide: the rules' class roll; flat: each class alike
+    class_table: str | None = None     # a name of the recipe's class tables (default: its first)
+    reroll_while: list[str] = []       # roll a character again while any of these holds
     backs: bool = True                 # tombstones on the back (false: the back is blank)
     paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     player_reference: str | None = "player-reference"   # a sheets/ layout, one per seat
@@ -79,8 +82,10 @@ class Convention(Product):
         o = options
         self.pregens = Pregens(project, name, PregensOptions(
             kind="pregens", seed=o.seed, count=o.tables * o.seats * o.characters_per_seat,
-            classes=o.classes, class_table=o.class_table, backs=o.backs, paper=o.paper),
+            recipe=o.recipe, classes=o.classes, class_table=o.class_table,
+            reroll_while=o.reroll_while, backs=o.backs, paper=o.paper),
             large_ok=True)
+        self.pregens._problem_at = self._problem_at   # a wish's problem names this kit
 
     # --- inputs ------------------------------------------------------------------------------
     cli_flags: dict[str, str] | None = None   # `printshop kit`: problems name its flags
@@ -146,16 +151,15 @@ class Convention(Product):
         return [[characters[((t * seats) + s) * per_seat:((t * seats) + s + 1) * per_seat]
                  for s in range(seats)] for t in range(self.options.tables)]
 
+    def _problem_at(self, option: str, message: str) -> PrintshopError:
+        return PrintshopError(self._at(option, message))
+
+    def rebuild_command(self) -> str:
+        source = self.pregens.source_flag()
+        return "printshop build " + (f"--source {source} " if source else "") + self.name
+
     def reprint_command(self) -> str:
-        o = self.options
-        command = f"printshop roll characters --seed {o.seed}"
-        if o.classes:
-            command += f" --class {','.join(o.classes)}"
-        if o.class_table != "guide":
-            command += f" --class-table {o.class_table}"
-        if o.backs:
-            command += " --backs"
-        return command + " --first N --count 1"
+        return self.pregens.reprint_command("N", "1", backs=self.options.backs)
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         from printshop.render.pdf.layered_merge import merge_layered_pdfs
@@ -172,7 +176,8 @@ class Convention(Product):
 
         kit = {"kit": self.name, "seed": o.seed, "printshop": __version__, "paper": paper,
                "tables": o.tables, "seats": o.seats, "characters_per_seat": o.characters_per_seat,
-               "classes": o.classes, "class_table": o.class_table, "backs": o.backs,
+               "recipe": self.pregens.recipe.id, "classes": o.classes,
+               "class_table": self.pregens.class_table_key(), "backs": o.backs,
                "reprint": self.reprint_command(), "envelopes": []}
         from printshop.progress import Counter
 
@@ -204,8 +209,8 @@ class Convention(Product):
                     envelope.append({"part": part.label, "first_page": page + 1})
                 for n, c in enumerate(part.characters):
                     _seat_entry(kit, t, part.seat)["characters"].append({
-                        "index": c.index, "id": c.id, "class": c.class_id,
-                        "class_name": c.class_name, "page": page + n * per_character + 1})
+                        "index": c.index, "id": c.id, "class": c.kind,
+                        "class_name": c.label, "page": page + n * per_character + 1})
                 pdfs += part.pdfs
                 page += part.pages
                 if part.pages % 2:
@@ -241,7 +246,7 @@ class Convention(Product):
         def make_job(html: str) -> RenderJob:
             return RenderJob(html=html, stylesheets=css, roots=roots,
                              base_url=base_url(self.project),
-                             source=f"{pregens.options.template} ({self.name})",
+                             source=f"{pregens.template} ({self.name})",
                              uncompressed=ctx.uncompressed, extensions=(FitCheck(),))
 
         seats_marks = [(characters, {c.index: f"Table {t} · Seat {s}" for c in characters})
@@ -310,7 +315,8 @@ class Convention(Product):
                 env, o.template, game=self.project.manifest.title, title=o.title, table=t,
                 tables=o.tables, seats=o.seats, per_seat=o.characters_per_seat,
                 envelope=envelope, contents=contents, seed=o.seed, backs=o.backs,
-                reprint=self.reprint_command(), rebuild=f"printshop build {self.name}",
+                noun=self.pregens.recipe.noun, nouns=self.pregens.recipe.nouns,
+                reprint=self.reprint_command(), rebuild=self.rebuild_command(),
                 first=seats[0][0].index, last=seats[-1][-1].index)
             jobs.append(RenderJob(html=html, stylesheets=css,
                                   roots=tuple(str(r) for r in self.project.read_roots),

@@ -16,7 +16,8 @@ from printshop.errors import PrintshopError, Problem, Problems
 # option of the entry → the command line's flag (problems name what the organiser typed)
 KIT_FLAGS = {"tables": "--tables", "seats": "--seats", "characters_per_seat": "--per-seat",
              "seed": "--seed", "paper": "--paper", "classes": "--class",
-             "class_table": "--class-table", "include": "--include",
+             "class_table": "--class-table", "include": "--include", "recipe": "--recipe",
+             "reroll_while": "--reroll-while",
              "player_reference": "--reference", "title": "--title", "backs": "--no-backs",
              "count": "--tables"}
 DEFAULT_REFERENCE = "player-reference"
@@ -34,7 +35,9 @@ class KitRequest:
     seed: str | None = None
     paper: str | None = None
     classes: list[str] = field(default_factory=list)
-    class_table: str = "guide"
+    class_table: str | None = None        # a name of the recipe's class tables
+    recipe: str | None = None             # recipes/RECIPE.yaml (default: the game's)
+    reroll_while: list[str] = field(default_factory=list)
     include: list[str] = field(default_factory=list)
     reference: str | None = None
     backs: bool = True
@@ -63,7 +66,7 @@ def kit_entry(project, request: KitRequest) -> tuple[str, dict]:
     from printshop.dice import new_pack_seed
     from printshop.output import check_output_name
     from printshop.products.characters.convention import ConventionOptions
-    from printshop.products.includes import include_kind
+    from printshop.products.characters.includes import include_kind
     from printshop.source.choices import did_you_mean
     from printshop.source.schema import validate_folding_case
 
@@ -84,8 +87,12 @@ def kit_entry(project, request: KitRequest) -> tuple[str, dict]:
         entry["paper"] = request.paper
     if request.classes:
         entry["classes"] = list(request.classes)
-    if request.class_table != "guide":
+    if request.recipe:
+        entry["recipe"] = request.recipe
+    if request.class_table:
         entry["class_table"] = request.class_table
+    if request.reroll_while:
+        entry["reroll_while"] = list(request.reroll_while)
     entry["player_reference"] = reference
     if request.include:
         entry["include"] = list(request.include)

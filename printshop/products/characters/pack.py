@@ -17,7 +17,8 @@ from printshop.products import BuildContext
 from printshop.project import Project
 
 CLI_FLAGS = {"count": "--count", "first": "--first", "seed": "--seed", "classes": "--class",
-             "class_table": "--class-table", "paper": "--paper", "backs": "--backs"}
+             "class_table": "--class-table", "paper": "--paper", "backs": "--backs",
+             "recipe": "--recipe", "reroll_while": "--reroll-while"}
 
 
 @dataclass
@@ -30,7 +31,7 @@ class RolledPack:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def pack_options(count: int, seed: str | None, classes: str | None, class_table: str,
+def pack_options(count: int, seed: str | None, classes: str | None, class_table: str | None,
                  paper: str | None, backs: bool, fmt: str, **extra):
     """The command line's options as a validated `pregens` product entry."""
     from printshop.dice import new_pack_seed
@@ -61,14 +62,14 @@ def pack_options(count: int, seed: str | None, classes: str | None, class_table:
 
 
 def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes: str | None,
-                             class_table: str = "guide", paper: str | None = None,
+                             class_table: str | None = None, paper: str | None = None,
                              backs: bool = False, fmt: str = "pdf", large_ok: bool = False,
                              jobs: int | None = None, progress=None,
                              uncompressed: bool = False, first: int = 1,
                              renderer=None, **extra) -> RolledPack:
     """`first`: the number of the first character (a kit's sheet #14 alone: first=14,
     count=1). `renderer`: a warm one to use (serve's form), else one is started.
-    `extra`: more `pregens` options (sheets_per_chunk, for benchmarks)."""
+    `extra`: more `pregens` options (recipe, reroll_while; sheets_per_chunk for benchmarks)."""
     if first != 1:
         if first < 1:
             raise PrintshopError(Problem("--first", f"must be at least 1 (got {first})"))
@@ -77,7 +78,7 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
     from printshop.render.renderer import Renderer, lost_words_fail_after
 
     options = pack_options(count, seed, classes, class_table, paper, backs, fmt, **extra)
-    name = f"characters-{options.seed.replace(':', '-')}"
+    name = f"{options.recipe or 'characters'}-{options.seed.replace(':', '-')}"
     if options.first != 1:
         name += f"-{options.first}" + (f"-{options.first + options.count - 1}"
                                         if options.count > 1 else "")

@@ -23,7 +23,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
 
     sheets_css = pregens._stylesheets(paper)
     roots = tuple(str(r) for r in pregens.project.read_roots)
-    source = f"{pregens.options.template} ({pregens.name})"
+    source = f"{pregens.template} ({pregens.name})"
 
     def make_job(html: str) -> RenderJob:
         return RenderJob(html=html, stylesheets=sheets_css, roots=roots,

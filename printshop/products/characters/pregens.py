@@ -7,10 +7,8 @@ cores), so the same seed gives the same bytes on any machine.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,11 +22,10 @@ from printshop.products import BuildContext, Product
 from printshop.products.common import (check_stylesheets, inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet,
                                        template_problem)
-from printshop.products.characters.classes import class_words, match_class, slug
+from printshop.products.characters.recipe_pack import RecipePack
 from printshop.render.jinja import render_template
 from printshop.render.job import Stylesheet
-from printshop.roll.character_rules import CharacterRules, load_character_rules
-from printshop.roll.characters import Character, roll_character
+from printshop.roll.recipe import Character, Recipe, Roller
 from printshop.source.schema import Strict
 from printshop.source.yamlfile import load_yaml
 from printshop.render.checks import FitCheck
@@ -46,17 +43,21 @@ class PregensOptions(Strict):
     seed: str = Field(pattern=SEED_PATTERN)   # same seed, same characters (printed on each)
     count: int = Field(default=50, ge=1, le=HARD_MAX_COUNT)   # how many characters
     first: int = Field(default=1, ge=1, le=HARD_MAX_COUNT)   # number of the first character
+    recipe: str | None = None      # recipes/RECIPE.yaml: how they are made (default:
+                                   # characters, or the project's only recipe)
     classes: list[str] = []                       # class ids or names; empty: every class
-    class_table: str = "guide"                    # a key of class_tables
-    # the tables class_table names: key → a table of tables/
-    class_tables: dict[str, str] = {"guide": "class-roll", "flat": "class-roll-flat"}
+    class_table: str | None = None                # a name of the recipe's class tables
+    # a convention's wish: roll a character again while any of these holds (recipe
+    # expressions, e.g. "all([m <= 0 for m in values(mods)])")
+    reroll_while: list[str] = []
     paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
     backs: bool = False                           # a tombstone back page for duplex
     formats: list[Literal["pdf", "html", "json"]] = ["pdf"]   # json: for virtual tabletops
-    title: str = "Pregenerated Adventurers"   # on the cover
-    template: str = "pregens.html.j2"   # the sheets' Jinja template (templates/ first)
-    stylesheets: list[str] = ["css/fonts.css", "css/pregens.css"]   # templates/css/ first
+    title: str | None = None                      # on the cover (default: the recipe's title)
+    # the sheets' Jinja template and stylesheets (templates/ first); default: the recipe's
+    template: str | None = None
+    stylesheets: list[str] | None = None
     # 10 sheets a job: a worker's memory grows ~2-3.5 MB a page while it lays a chunk out,
     # and smaller chunks were no slower (bench/pregens.py). Layered chunks each carry the
     # forms and stamps they draw; the merge keeps one copy of each (render/pdf/layered_merge.py)
@@ -84,7 +85,7 @@ class PackLayout:
         return self.cover_pages + count * self.pages_per_character
 
 
-class Pregens(Product):
+class Pregens(RecipePack, Product):
     kind = "pregens"
     PROFILES = "home"
     Options = PregensOptions
@@ -95,7 +96,8 @@ class Pregens(Product):
         # where a bad option came from: the manifest (default) or a command-line flag
         self.cli_flags = cli_flags
         self.large_ok = large_ok  # more than MAX_COUNT characters was confirmed
-        self._rules: CharacterRules | None = None
+        self._recipe: Recipe | None = None
+        self._roller: Roller | None = None
         self._env = None
         self._characters: list[Character] | None = None
 
@@ -110,38 +112,6 @@ class Pregens(Product):
         pos = load_yaml(path).pos(("products", self.name, option))
         return PrintshopError.at(path, f"products.{self.name}.{option}: {message}", pos.line,
                                  pos.column)
-
-    @property
-    def rules(self) -> CharacterRules:
-        if self._rules is None:
-            tables = self.options.class_tables
-            key = self.options.class_table
-            if key not in tables:
-                raise self._problem_at("class_table", f"'{key}' is not a class table "
-                                       f"(choose {' or '.join(tables)})")
-            self._rules = load_character_rules(self.project, tables[key])
-        return self._rules
-
-    def allowed_classes(self) -> frozenset[str] | None:
-        """The classes named by `classes` (ids, names or words of them), or None for all."""
-        if not self.options.classes:
-            return None
-        rules = self.rules
-        ids = list(rules.classes)
-        chosen: set[str] = set()
-        for given in self.options.classes:
-            matches = match_class(given, rules)
-            if not matches:
-                close = difflib.get_close_matches(slug(given), ids + class_words(ids), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                raise self._problem_at("classes", f"no class '{given}'{hint}; the classes are "
-                                       f"{', '.join(ids)}")
-            chosen |= matches
-        reachable = set(rules.reachable_classes())
-        if not chosen & reachable:
-            raise self._problem_at("classes", f"the {self.options.class_table} class table "
-                                   f"never rolls {', '.join(sorted(chosen))}")
-        return frozenset(chosen & reachable)
 
     def paper_for_sheets(self, ctx: BuildContext) -> str:
         paper = self.paper(ctx)
@@ -160,55 +130,33 @@ class Pregens(Product):
                 "build it with printshop roll characters --yes"
             raise self._problem_at("count", f"{count:,} characters is more than {MAX_COUNT:,} "
                                    f"({pages:,} pages); {how}")
-        self.rules  # noqa: B018  (loads and checks every table the roller reads)
-        self.allowed_classes()
+        self.roller  # noqa: B018  (loads and checks the recipe and every table it reads)
         env = jinja_environment(self.project)
         try:
-            env.get_template(self.options.template)
+            env.get_template(self.template)
         except Exception as exc:  # syntax errors, missing template
-            raise template_problem(env, self.options.template, exc) from None
-        check_stylesheets(ctx, self.project, list(self.options.stylesheets))
+            raise template_problem(env, self.template, exc) from None
+        check_stylesheets(ctx, self.project, self.stylesheets)
 
     # --- rolling -----------------------------------------------------------------------------
     def characters(self, ctx: BuildContext | None = None) -> list[Character]:
         if self._characters is None:
             from printshop.progress import Counter
 
-            rules, allowed = self.rules, self.allowed_classes()
+            roller = self.roller
             out = []
             first = self.options.first
             counter = Counter(ctx.progress if ctx else None, f"{self.name}: rolling",
                               self.options.count, "characters", quiet_for=PROGRESS_AFTER_S,
                               every=PROGRESS_EVERY_S)
             for index in range(first, first + self.options.count):
-                out.append(roll_character(rules, self.options.seed, index, allowed))
+                out.append(roller.roll(self.options.seed, index))
                 if len(out) % 100 == 0 or len(out) == self.options.count:
                     counter.update(len(out))
             self._characters = out
         return self._characters
 
     # --- composing ---------------------------------------------------------------------------
-    def pack_info(self, characters: list[Character], paper: str) -> dict:
-        mix = Counter(c.class_id for c in characters)
-        classes = self.rules.classes
-        return {
-            "title": self.options.title,
-            "game": self.project.manifest.title,
-            "seed": self.options.seed,
-            "count": len(characters),
-            "class_table": self.options.class_table,
-            "class_roll": f"{self.rules.class_table.title} table "
-                          f"({self.rules.class_table.dice.text})",
-            "restricted_to": [cls.name for cid, cls in classes.items()
-                              if cid in (self.allowed_classes() or ())],
-            "mix": [{"name": classes[cid].name, "count": mix[cid]}
-                    for cid in classes if mix[cid]],
-            "paper": paper,
-            "backs": self.options.backs,
-            "party_roles": [row["role"] for row in self.project.tables["party-roles"].rows],
-            "version": __version__,
-        }
-
     def index_pages(self, characters: list[Character]) -> list[list[Character]]:
         first, per_page = self.options.index_first_page, self.options.index_per_page
         pages = [characters[:first]]
@@ -239,19 +187,20 @@ class Pregens(Product):
                 self.layout(pack["count"]).cover_pages > len(index_pages)
         if self._env is None:  # compiling the template once, not once a chunk
             self._env = jinja_environment(self.project)
-        return render_template(self._env, self.options.template,
+        return render_template(self._env, self.template,
                                part=part, pack=pack, characters=characters,
                                index_pages=index_pages, first_index_page=first_index_page,
                                blank_back=blank_back, marks=marks or {},
                                screen_css=Markup(screen_css), layers=layers or {},
-                               geometry=geometry or {}, collect=collect or _no_collect)
+                               geometry=geometry or {}, collect=collect or _no_collect,
+                               sheet=None)
 
     def _stylesheets(self, paper: str) -> tuple[Stylesheet, ...]:
         """The palette's colours (sRGB: pregens print for home printers), the sheet's
         stylesheets and its page and sheet size."""
         from printshop.products.printing import sheet_palette_css
 
-        sheets = tuple(stylesheet(self.project, s) for s in self.options.stylesheets)
+        sheets = tuple(stylesheet(self.project, s) for s in self.stylesheets)
         return (sheet_palette_css(self.project),) + sheets + (
             page_size_css(self.project, paper), self._sheet_size_css(paper))
 
@@ -278,13 +227,13 @@ class Pregens(Product):
         # starts new ones)
         ctx.renderer.release()
         outline = [("Cover and index", 0)]
-        outline += [(f"#{c.index} {c.class_name}", layout.first_page_of(n))
+        outline += [(f"#{c.index} {c.label}", layout.first_page_of(n))
                     for n, c in enumerate(characters, start=1)]
         from printshop.progress import Counter
 
         joining = Counter(ctx.progress, f"{self.name}: joining", merge.count, "parts",
                           quiet_for=PROGRESS_AFTER_S, every=PROGRESS_EVERY_S)
-        pdf = merge.result(title=f"{pack['game']}: {self.options.title} "
+        pdf = merge.result(title=f"{pack['game']}: {self.title} "
                                  f"(seed {self.options.seed})", outline=outline,
                            counter=joining)
         self.pages = layout.total(len(characters))
@@ -296,6 +245,10 @@ class Pregens(Product):
         return render_parts(self, ctx, characters, paper, pack, layout)
 
     def _layered(self, characters) -> bool:
+        """Sheets in layers: only with a template that draws them so (the recipe's sheet
+        says `layers: true`), and a pack big enough for the forms to pay."""
+        if not self.recipe.layers or self.options.template not in (None, self.recipe.template):
+            return False
         layered = self.options.layered
         return not (layered is False or (layered is None and len(characters) < LAYERED_FROM))
 
@@ -316,7 +269,7 @@ class Pregens(Product):
         the first LISTED boxes that overflow one by one, the others in one line (a
         stylesheet that made every sheet overflow was said once a sheet: 200 lines for a
         200-character pack)."""
-        seed, template = self.options.seed, self.options.template
+        seed, template = self.options.seed, self.template
         problems, overflows = [], []
         for (what, expected, _, _), result in zip(work, results):
             for overflow in FitCheck.overflows(result):
@@ -342,7 +295,7 @@ class Pregens(Product):
         pack = self.pack_info(characters, paper)
         css = "\n".join(inline_css_for_screen(stylesheet(self.project, s),
                                               self.project.read_roots)
-                        for s in self.options.stylesheets)
+                        for s in self.stylesheets)
         generated = "\n".join(s.text for s in self._stylesheets(paper) if s.text)
         return self._render("all", characters, paper, pack, screen_css=css + "\n" + generated)
 
