@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printshop import deps
+from printshop.commands import PRINTS_COMMANDS, source_flag
 from printshop.cache import (CACHE_DIR, BuildCache, Freshness, entry_extra, product_key,
                              stored_warnings)
 from printshop.errors import PrintshopError, Problem, Problems
@@ -158,7 +159,11 @@ def _plan(source: Path, out: Path, names, key_options: dict, force: bool,
             entry = {**entry, **overrides[name]}
             slot = f"{name}@{product_key(name, overrides[name], {}, {})[:10]}"  # own entry
         entries[name] = entry
-        keys[name] = (slot, product_key(name, entry, raw["settings"], key_options))
+        options = key_options
+        if isinstance(entry, dict) and entry.get("kind") in PRINTS_COMMANDS:
+            # the commands it prints name the project folder as seen from here (--source)
+            options = {**key_options, "source_flag": source_flag(source)}
+        keys[name] = (slot, product_key(name, entry, raw["settings"], options))
         state = cache.check(*keys[name]) if not force else None
         if state is not None and state.fresh:
             state.name = name

@@ -17,7 +17,7 @@ from test_cache import make_project
 
 LORE = "# Lore\n\nAs the first chapter says, see [[Welcome]].\n\n" + "\n\n".join(
     f"Paragraph {n} of the lore, long enough to fill the columns of a few pages in a row."
-    for n in range(1, 90)) + "\n\n## Deep Lore\n\nThe end; omens are in [[Omens]].\n"
+    for n in range(1, 120)) + "\n\n## Deep Lore\n\nThe end; omens are in [[Omens]].\n"
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +82,10 @@ def test_an_edited_chapter_keeps_its_page_numbers(book, tmp_path):
     alone = pages_text(preview(project, "guide/03-lore.md", pages).pdf)
     assert "Paragraph THREE of the lore" in alone[0]
     first = pages.chapter("guide/03-lore.md")["first"]
-    assert alone[0].endswith(f"Tiny Game {first}")   # its left page's head and folio
-    assert alone[1].endswith(f"Lore {first + 1}")    # the right page's
+    # its opener has a folio and no running head; then a right page's head and a left one's
+    assert alone[0].endswith(f" {first}") and not alone[0].endswith(f"Tiny Game {first}")
+    assert alone[1].endswith(f"Lore {first + 1}")
+    assert alone[2].endswith(f"Tiny Game {first + 2}")
 
 
 def test_the_chapter_alone_is_composed_as_in_the_whole_book(book, tmp_path):

@@ -120,7 +120,8 @@ def outputs(project: Path) -> dict[str, tuple[bytes, int]]:
             for p in sorted(out.rglob("*")) if p.is_file() and CACHE_DIR not in p.parts}
 
 
-FILES = {"book": ["book.pdf", "book.html"], "deck-a": ["deck-a.pdf"], "deck-b": ["deck-b.pdf"]}
+FILES = {"book": ["book.pdf", "book.html", "book.manifest.json"], "deck-a": ["deck-a.pdf"],
+         "deck-b": ["deck-b.pdf"]}
 
 
 @pytest.fixture(scope="module")
@@ -209,18 +210,38 @@ def test_a_new_chapter_rebuilds_the_book(project):
     assert "A third chapter." in pdf_text(project / "build" / "book.pdf")
 
 
-def test_the_colophon_lists_only_what_the_book_was_built_from(project):
-    text = (project / "build" / "book.html").read_text()
-    colophon = text[text.index("Colophon"):]
+def test_the_build_manifest_lists_only_what_the_book_was_built_from(project):
+    """The book's record of its sources is a file next to it, not a page of the book."""
+    record = json.loads((project / "build" / "book.manifest.json").read_text())
+    inputs = {item["path"]: item for item in record["inputs"]}
     for used in ("guide/01-welcome.md", "guide/02-omens.md", "guide/map.png",
                  "tables/armour.yaml", "tables/omens.yaml", "printshop.yaml"):
-        assert used in colophon
-    assert "decks/alpha.yaml" not in colophon and "decks/omens.yaml" not in colophon
-    # so editing a deck leaves the book alone (the whole test above), and a table it prints
-    # shows up with its new hash
+        assert used in inputs
+    assert "decks/alpha.yaml" not in inputs and "decks/omens.yaml" not in inputs
+    assert inputs["printshop.yaml"]["product"] == "book"
+    assert {o["file"] for o in record["outputs"]} == {"book.pdf", "book.html"}
+    assert "armour.yaml" not in pdf_text(project / "build" / "book.pdf")   # not in the book
+    # a table it prints shows up with its new hash
     (project / "tables" / "armour.yaml").write_text(ARMOUR_TABLE.replace("5", "7"))
     build(project)
-    assert (project / "build" / "book.html").read_text() != text
+    again = json.loads((project / "build" / "book.manifest.json").read_text())
+    assert {i["path"]: i["sha256"] for i in again["inputs"]}["tables/armour.yaml"] != \
+        inputs["tables/armour.yaml"]["sha256"]
+
+
+def test_what_the_book_records_is_what_its_cache_key_covers(project, tmp_path):
+    """Another product's entry changes: the book is not built again, and what it records of
+    printshop.yaml is what a clean build records (it was the whole file's hash)."""
+    manifest = project / "printshop.yaml"
+    manifest.write_text(manifest.read_text().replace("decks: [omens]", "decks: [omens]\n"
+                                                     "    guides: true"))
+    assert build(project).built == ["deck-b"]
+    clean = tmp_path / "clean"
+    shutil.copytree(project, clean, ignore=shutil.ignore_patterns("build"))
+    build_project(clean, clean / "build", strict=True, uncompressed=True)
+    mine = json.loads((project / "build" / "book.manifest.json").read_text())
+    theirs = json.loads((clean / "build" / "book.manifest.json").read_text())
+    assert mine["inputs"] == theirs["inputs"]
 
 
 def test_deleted_or_edited_outputs_are_built_again(project):

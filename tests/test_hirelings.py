@@ -160,3 +160,13 @@ def test_a_bad_seed_is_refused():
     result = run_cli("roll", "hirelings", "--seed", "../x", "--format", "json", "--out", "-",
                      "--source", RULES_SRC)
     assert result.exit_code == 2 and "--seed" in result.output
+
+
+def test_first_and_count_1_reprint_one_card(tables):
+    """The card `SEED brightwater T2 #3` alone: --tier 2 --first 3 --count 1."""
+    result = run_cli("roll", "hirelings", "--seed", "brightwater", "--tier", "2", "--first", "3",
+                     "--count", "1", "--format", "json", "--out", "-", "--source", RULES_SRC)
+    assert result.exit_code == 0, result.output
+    card, = json.loads(result.stdout)
+    assert card["id"] == "SEED brightwater T2 #3"
+    assert card == roll_hirelings(tables, "brightwater", 3, tier=2)[2].as_data()

@@ -1,5 +1,6 @@
 """The Player's Guide, built once for the session and checked as a reader would check it."""
 
+import json
 import os
 import re
 import shutil
@@ -197,10 +198,35 @@ def test_the_book_never_says_tbd(text):
     assert not re.search(r"\bTBD\b|work in progress|\bpending\b", text, re.IGNORECASE)
 
 
-def test_colophon_names_the_version_and_inputs_and_no_date(text):
+def test_colophon_names_the_version_and_no_date(text):
     assert "printshop 0.1.0" in text
-    assert "tables/armour.yaml" in text
     assert not re.search(r"\b20\d\d-\d\d-\d\d\b", text)
+
+
+def test_what_is_meant_for_the_author_stays_out_of_the_players_book(guide, text):
+    """No shell commands, no file names, no list of source files: that record is the build
+    manifest next to the PDF."""
+    assert not re.search(r"printshop (roll|build)|\.(pdf|yaml|md|png)\b|SHA-256", text)
+    record = json.loads((guide / "players-guide.manifest.json").read_text())
+    paths = {item["path"] for item in record["inputs"]}
+    assert {"guide/01-welcome.md", "tables/armour.yaml", "printshop.yaml"} <= paths
+    assert {o["file"] for o in record["outputs"]} == {"players-guide.pdf",
+                                                       "players-guide.html"}
+
+
+def test_the_cover_is_one_page_and_chapter_openers_carry_no_running_head(reader):
+    cover, back = reader.pages[0].extract_text(), reader.pages[1].extract_text()
+    assert "HAMMERCRAWL!" in cover and "N. Phillip Cole" in cover.title()
+    assert "HAMMER-" not in cover and not back.strip()
+    tops = [(title, page) for depth, title, page in outline(reader) if depth == 0]
+    # (pypdf reads a page's running head and folio last: "… Combat 33")
+    for (title, page), (_, after) in zip(tops[1:-2], tops[2:]):   # each chapter
+        opener = " ".join(reader.pages[page - 1].extract_text().split())
+        assert opener.startswith(title) and opener.endswith(f" {page}"), title
+        assert not opener.endswith((f"{title} {page}", f"HAMMERCRAWL! {page}")), title
+        if page + 2 < after:   # the chapter's next right-hand page has its name as its head
+            text = " ".join(reader.pages[page + 1].extract_text().split())
+            assert text.endswith(f"{title} {page + 2}"), title
 
 
 class Anchors(HTMLParser):
@@ -225,6 +251,26 @@ def test_html_edition_is_self_contained_with_working_links(guide):
     assert "data:font/woff;base64," in html
     assert not re.search(r"""(src|href)=["'](?!#|data:|https?:|mailto:)""", html)
     assert "url(../fonts" not in html
+
+
+def test_html_edition_has_every_chapter_of_the_pdf(guide, reader):
+    """The PDF ends with the character sheet to copy; the HTML edition has that chapter too,
+    as a download of the fillable sheet."""
+    import base64
+    import io
+
+    from pypdf import PdfReader
+
+    html = (guide / "players-guide.html").read_text(encoding="utf-8")
+    titles = re.findall(r'<h1 class="(?:chapter-title|toc-title|colophon-title)"[^>]*>(.*?)</h1>',
+                        html)
+    top = [title for depth, title, _ in outline(reader) if depth == 0]
+    assert [t.replace("&amp;", "&") for t in titles] == top[:-2] + top[-1:] + top[-2:-1]
+    link = re.search(r'<a class="download" href="data:application/pdf;base64,([^"]+)" '
+                     r'download="character-sheet-letter.pdf">', html)
+    sheet = PdfReader(io.BytesIO(base64.b64decode(link[1])))
+    assert len(sheet.pages) == 1 and len(sheet.get_fields()) > 20   # a form to fill in
+    assert 'href="#character-sheet"' in html                         # in the contents
 
 
 def test_html_edition_fonts_load_in_a_browser(guide):
@@ -259,9 +305,14 @@ def test_foreign_manuscript_builds_as_a_book(tmp_path):
         out = tmp_path / paper
         report = build_project(FIXTURES / "foreign-manuscript", out, paper=paper)
         # it links to the rest of the Node.js docs: one warning per missing file, not per link
-        assert len(report.warnings) == 6
-        assert all("no chapter '" in w.message and "printed as plain text" in w.message
-                   for w in report.warnings)
+        links = [w for w in report.warnings if "no chapter '" in w.message]
+        assert len(links) == 6 and all("printed as plain text" in w.message for w in links)
+        # the rest is the page-flow report (a layout not made for printshop's pages), each
+        # at its chapter with the book's page
+        for warning in report.warnings:
+            if warning not in links:
+                assert re.match(r"page \d+: the heading \".+\" is stranded", warning.message)
+                assert warning.path.endswith(".md") and warning.line
         pdf = pdf_reader(out / "foreign-manuscript.pdf")
         assert abs(float(pdf.pages[0].mediabox.width) * 25.4 / 72 - width_mm) < 0.5
         titles = [t for d, t, _ in outline(pdf) if d == 0]

@@ -28,6 +28,7 @@ def roll():
 Examples (in a game with a hireling deck, such as HAMMERCRAWL!'s rules-src/):
   printshop roll hirelings --count 9 --seed inn   # build/hirelings-inn.pdf
   printshop roll hirelings --seed inn --tier 2 --count 3   # three Tier 2 experts
+  printshop roll hirelings --seed inn --tier 2 --first 3 --count 1   # the card SEED inn T2 #3
   printshop roll hirelings --seed inn --format json --out -   # JSON on standard output
   printshop roll hirelings --seed inn --count 2 --format png --bleed   # 300 dpi PNGs
 """)
@@ -35,6 +36,9 @@ Examples (in a game with a hireling deck, such as HAMMERCRAWL!'s rules-src/):
               help="How many hirelings.")
 @click.option("--seed", default=None, metavar="SEED",
               help="Same seed, same hirelings (default: a fresh seed, printed).")
+@click.option("--first", type=click.IntRange(1, None), default=1, show_default=True,
+              help="Number of the first hireling: --first 3 --count 1 reprints the card "
+                   "SEED S #3 (with --tier 2: SEED S T2 #3) alone.")
 @click.option("--tier", type=int, default=None,
               help="Only this tier (default: tiers drawn by their chance of finding).")
 @click.option("--format", "output_format", type=Choice(["pdf", "json", "png"]),
@@ -55,8 +59,8 @@ Examples (in a game with a hireling deck, such as HAMMERCRAWL!'s rules-src/):
 @functools.partial(card_print_options, with_format=False)
 @debug_option
 @handle_errors
-def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, quiet, source,
-              debug, card_options):
+def hirelings(count, first, seed, tier, output_format, out, deck, paper, strict, jobs, quiet,
+              source, debug, card_options):
     """Roll hireling cards: name, profession, tier, cost, expertise, Hit Dice, quirk."""
     import re
 
@@ -82,7 +86,7 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
         if tier is not None and tier not in tables.tier_numbers:
             raise PrintshopError.at("--tier", f"no tier {tier} (tiers: "
                                     f"{', '.join(map(str, tables.tier_numbers))})")
-        click.echo(hirelings_json(roll_hirelings(tables, seed, count, tier)), nl=False)
+        click.echo(hirelings_json(roll_hirelings(tables, seed, count, tier, first)), nl=False)
         return
     from printshop.cli.progress import progress_reporter
 
@@ -91,7 +95,7 @@ def hirelings(count, seed, tier, output_format, out, deck, paper, strict, jobs, 
         written, rolled, warnings = roll_hireling_pack(
             located.source, seed, count, tier, output_format, out, paper,
             card_options, deck_id=deck, jobs=jobs, progress=progress, strict=strict,
-            out_dir=located.home / "build")
+            first=first, out_dir=located.home / "build")
     echo_warnings(warnings)
     if not quiet:
         where = written[0].parent if output_format == "png" else written[0]
@@ -105,11 +109,16 @@ Examples (in a game with character classes, such as HAMMERCRAWL!'s rules-src/):
   printshop roll characters --count 6 --seed con-2025 --class fighter,thief --backs
   printshop roll characters --count 4 --class-table flat --paper a4
   printshop roll characters --count 3 --seed con-2025 --format json --out -
-  printshop roll characters --seed con-2026 --backs --first 14 --count 1   # #14 again
   printshop roll characters --count 6 --seed dd --reroll-while "max(values(mods)) <= 0"   # none hopeless
+  printshop roll characters --seed con-2025 --paper letter --no-cover --first 14 --count 1
+  printshop roll characters --seed con-2026 --backs --seats 4 --per-seat 2 --no-cover --first 14 --count 1   # a kit's #14
 For the games of printshop's repository (in a game with a recipe of its own, from the repository):
   printshop roll characters --source games/dice-and-danger --count 50 --seed S --format json --out -
   printshop roll characters --source games/red-hack --recipe retainers --count 9 --seed inn
+
+\b
+A pack's cover and a kit's envelope print the exact command that reprints one of their
+sheets.
 """)
 @click.option("--count", "-n", type=int, default=1, show_default=True,
               help="How many characters (more than 10,000 needs --yes).")
@@ -136,6 +145,14 @@ For the games of printshop's repository (in a game with a recipe of its own, fro
               help="Paper (default: the manifest's).")
 @click.option("--backs", is_flag=True,
               help="Add a tombstone back to every sheet (print double-sided, long edge).")
+@click.option("--no-cover", "no_cover", is_flag=True,
+              help="Only the sheets (and their backs): no cover and index. For reprinting "
+                   "a lost sheet.")
+@click.option("--seats", type=click.IntRange(1, 12), default=None, metavar="N",
+              help="With --per-seat: mark each sheet with its table and seat (Table 2 · "
+                   "Seat 3) as a convention kit of N seats a table does.")
+@click.option("--per-seat", "per_seat", type=click.IntRange(1, 10), default=None,
+              metavar="N", help="With --seats: the kit's characters a seat.")
 @click.option("--format", "fmt", type=Choice(["pdf", "html", "json"]), default="pdf",
               show_default=True)
 @click.option("--out", type=click.Path(path_type=Path), default=None, metavar="PATH",
@@ -150,7 +167,8 @@ For the games of printshop's repository (in a game with a recipe of its own, fro
 @debug_option
 @handle_errors
 def roll_characters(count, first, seed, recipe, classes, class_table, reroll_while, paper,
-                    backs, fmt, out, yes, jobs, quiet, source, debug):
+                    backs, no_cover, seats, per_seat, fmt, out, yes, jobs, quiet, source,
+                    debug):
     """Roll characters by the game's recipe (recipes/characters.yaml) and print them: a cover
     with an index, then one sheet per character (or JSON for virtual tabletops).
 
@@ -173,7 +191,8 @@ def roll_characters(count, first, seed, recipe, classes, class_table, reroll_whi
             located.source, count=count, seed=seed, classes=classes,
             class_table=class_table, paper=paper, backs=backs, fmt=fmt, large_ok=yes,
             jobs=jobs, progress=progress, first=first, recipe=recipe,
-            reroll_while=list(reroll_while))
+            reroll_while=list(reroll_while), cover=not no_cover, seats=seats,
+            per_seat=per_seat)
     echo_warnings(result.warnings)
     if to_stdout:
         sys.stdout.buffer.write(result.data)

@@ -194,30 +194,6 @@ def build_date() -> str | None:
             from None
 
 
-class InputDigest:
-    """The project's files this product was built from, each with a short hash, as recorded
-    so far (`printshop.deps`): the colophon says exactly what went into the book and changes
-    only when one of those files does. Iterated lazily, at the end of the template, so every
-    chapter, table, image and template read before it is listed."""
-
-    def __init__(self, project: Project, recorder: deps.Recorder):
-        self.project = project
-        self.recorder = recorder
-
-    def __iter__(self):
-        root = self.project.root
-        files = dict(self.recorder.files)
-        if self.project.manifest_path is not None:
-            files[str(self.project.manifest_path)] = deps.file_digest(self.project.manifest_path)
-        out = []
-        for path, digest in files.items():
-            path = Path(path)
-            if digest == deps.ABSENT or root not in path.parents:
-                continue
-            out.append({"path": path.relative_to(root).as_posix(), "sha256": digest[:12]})
-        return iter(sorted(out, key=lambda item: item["path"]))
-
-
 @lru_cache(maxsize=None)
 def font_as_data_url(path: str) -> str:
     """A bundled TTF as a WOFF data URL, so the HTML edition is one self-contained file.

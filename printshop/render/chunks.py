@@ -7,7 +7,8 @@ the HTML, the stylesheets (file paths and generated text), the roots, base URL a
 the font policy, each of its extensions' own part (`JobExtension.key`, render/extension.py),
 and printshop's code, the installed distributions and the text libraries
 (`cache.tool_fingerprint`). What the extensions found (a card's overflows, a book part's
-anchors, a form's slots) is stored with the PDF, each serialised by its own extension. The files the render read (the stylesheets' files, @imports,
+anchors, a form's slots) is stored with the PDF, each serialised by its own extension.
+The files the render read (the stylesheets' files, @imports,
 fonts, images) are stored with their sha256 and checked on lookup, so an edited stylesheet
 or image is a miss even though the job's text did not change.
 

@@ -192,8 +192,9 @@ def roll_hireling(tables: HirelingTables, seed: str, index: int,
 
 
 def roll_hirelings(tables: HirelingTables, seed: str, count: int,
-                   tier: int | None = None) -> list[Hireling]:
-    return [roll_hireling(tables, seed, i, tier) for i in range(1, count + 1)]
+                   tier: int | None = None, first: int = 1) -> list[Hireling]:
+    """Hirelings `first` … `first + count - 1` of `seed` (of `tier`'s own sequence)."""
+    return [roll_hireling(tables, seed, i, tier) for i in range(first, first + count)]
 
 
 def _pick_tier(tiers: list[Tier], rng) -> Tier:

@@ -28,6 +28,7 @@ from html import escape, unescape
 PLACEHOLDER = "00"            # a page number not known yet
 EXTERNAL = "ps-ext-"          # stand-in ids for targets in other parts (render/pdf/book_merge.py)
 PART_CLASSES = ("chapter", "colophon")   # a part's top-level section (a right-hand start)
+FLOW_CLASSES = ("chapter", "toc", "colophon")   # the flows a fit step sets tighter (fit.py)
 _STAND_INS = ('<div style="position: absolute; height: 0; overflow: hidden; margin: 0; '
               'padding: 0; visibility: hidden" aria-hidden="true">')
 
@@ -57,6 +58,16 @@ class Part:
     source: str | None = None     # its section's data-source (a chapter's Markdown file)
     title_id: str | None = None   # the id of its first `h1.chapter-title`
     title: str = ""               # that heading's text
+    # its flows (section or nav elements of a class in FLOW_CLASSES): [start, end) of each
+    # one's class attribute, where a fit step's class goes (products/book/fit.py)
+    flows: list[tuple[int, int]] = field(default_factory=list)
+    step: int = 0                 # its fit step: its flows get the class fit-STEP
+
+    @staticmethod
+    def classes(written: str) -> str:
+        """The value of a class attribute written `class=VALUE` (quoted or not)."""
+        value = written.split("=", 1)[1].strip() if "=" in written else ""
+        return unescape(value[1:-1] if value[:1] in "'\"" and len(value) > 1 else value)
 
     @property
     def links(self) -> set[str]:
@@ -90,14 +101,24 @@ class Part:
         stand_ins = "".join(f'<div id="{EXTERNAL}{escape(name)}"></div>'
                             for name in sorted(self.links & elsewhere))
         inserted = (_STAND_INS + stand_ins + "</div>" if stand_ins else "") + opening
-        places: list[tuple[int, Ref | None]] = [(ref.start, ref) for ref in self.refs]
+        places: list[tuple[int, Ref | tuple[int, int] | None]] = \
+            [(ref.start, ref) for ref in self.refs]
         if inserted:
             places.append((self.opening, None))
+        if self.step:
+            places += [(flow[0], flow) for flow in self.flows]
         for position, ref in sorted(places, key=lambda p: (p[0], p[1] is not None)):
             piece.append(html[at:position])
             if ref is None:
                 piece.append(inserted)
                 at = position
+                continue
+            if isinstance(ref, tuple):     # a flow's class attribute, a fit step added
+                written = html[ref[0]:ref[1]]
+                quoted = written[-1:] in ("'", '"') and "=" in written
+                piece.append(written[:-1] + f" fit-{self.step}" + written[-1] if quoted
+                             else f'class="{escape(self.classes(written))} fit-{self.step}"')
+                at = ref[1]
                 continue
             page = numbers.get(ref.target) if numbers is not None else None
             if ref.target in elsewhere:
@@ -214,7 +235,7 @@ _MARKUP = re.compile(r"""<!--.*?(?:-->|\Z)|<[!?][^>]*(?:>|\Z)
 _ATTRIBUTE = re.compile(r"""([^\s/>"'=][^\s/>=]*|=[^\s/>=]*)
                             (?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?""", re.X)
 _RAW_TEXT = ("script", "style", "textarea", "title")
-_READ = ("body", "section", "a", "h1", "p")
+_READ = ("body", "section", "nav", "a", "h1", "p")
 _ID = re.compile(r"(?<![^\s\"'/])id\s*=", re.I)
 
 
@@ -283,6 +304,11 @@ class _Reader:
             return found[0] if found is not None else None
 
         classes = (value("class") or "").split()
+        if tag in ("section", "nav") and "class" in attributes and \
+                any(c in classes for c in FLOW_CLASSES):
+            flow = attributes["class"][1:]
+        else:
+            flow = None
         if tag == "section":
             kind = next((c for c in PART_CLASSES if c in classes), None)
             if self.sections == 0 and kind is not None:
@@ -292,6 +318,8 @@ class _Reader:
                 part.opening = end
             if not empty:
                 self.sections += 1
+        if flow is not None:
+            part.flows.append(flow)
         name = value("id")
         if name:
             part.own.add(name)

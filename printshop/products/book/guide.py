@@ -21,7 +21,7 @@ from printshop.products.book.pages import placed_as_json, render_book
 from printshop.products.book.preview import PageMap, page_map, render_chapter
 from printshop.products.common import (base_url, build_date, check_stylesheets,
                                        template_problem,
-                                       InputDigest, fonts_for_screen_ahead,
+                                       fonts_for_screen_ahead,
                                        inline_css_for_screen,
                                        jinja_environment, page_size_css, stylesheet,
                                        warn_missing_glyphs)
@@ -325,8 +325,14 @@ class Guide(Product):
             "separate_cover": bool(edition == "print" and self.print_profile() is not None
                                    and self.print_profile().cover is not None),
             "fonts": fonts or list(BOOK_FAMILIES),
+            "sheet": None,
             "cover": cover_art,
         }
+        if edition == "screen" and self.options.blank_sheet and only is None:
+            # the print edition's last page, the blank sheet to copy, as the fillable form
+            from printshop.products.characters.blank_sheet import fillable_sheet_link
+
+            book["sheet"] = fillable_sheet_link(ctx, project, book["paper"])
         if edition == "print":
             self._claimed_fonts = book["fonts"]
         screen_css = ""
@@ -338,7 +344,6 @@ class Guide(Product):
                 + [inline_css_for_screen(stylesheet(project, s), project.read_roots)
                    for s in self.options.screen_stylesheets])
         html = render_template(env, self.options.template, book=book, chapters=chapters,
-                               inputs=InputDigest(project, self._recorder),
                                screen_css=Markup(screen_css),
                                credits=colophon_credits(project, reader, credited))
         return embed_images(html, project.read_roots) if edition == "screen" else html
@@ -360,6 +365,7 @@ class Guide(Product):
         self._composed_inputs = self.__dict__.pop("_checked", None) or self.read()
         self._warn_unprinted_tables(ctx, self._composed_inputs[0])
         project = self.project
+        written: dict[str, bytes] = {}
         if "pdf" in self.options.formats:
             html = self.compose(ctx, "print")
             profile = self.print_profile()
@@ -394,6 +400,9 @@ class Guide(Product):
             for outside in PageCheck.outside(result):
                 ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
                                  outside.line))
+            for finding in PageCheck.flow(result):   # the page-flow report (render/weasy/flow.py)
+                ctx.warn(Problem(str(project.root / finding.source) if finding.source
+                                 else self.name, finding.describe(), finding.line))
             pdf, self.pages = result.pdf, result.pages
             anchors = BookPart.found_in(result).anchors
             if anchors:   # where every chapter and id fell: for `serve`'s previews
@@ -410,15 +419,23 @@ class Guide(Product):
                                                         profile)
             pdf = finish_for_profile(ctx, project, profile, pdf, project.paper_size_mm(paper),
                                      None, f"{self.name}.pdf")
-            output.add(f"{self.name}.pdf", pdf)
+            written[f"{self.name}.pdf"] = pdf
             if ctx.cover:
-                output.add(f"{self.name}-cover.pdf", self.cover_wrap(ctx, pdf, profile))
+                written[f"{self.name}-cover.pdf"] = self.cover_wrap(ctx, pdf, profile)
             layout = self.layout(ctx)
             if layout is not None:
                 title = self.options.title or project.manifest.title or project.title
-                output.add(*layouts.imposed(ctx, self, f"{self.name}.pdf", pdf, layout, title))
+                name, data = layouts.imposed(ctx, self, f"{self.name}.pdf", pdf, layout, title)
+                written[name] = data
         if "html" in self.options.formats:
-            output.add(f"{self.name}.html", self.compose(ctx, "screen"))
+            written[f"{self.name}.html"] = self.compose(ctx, "screen").encode("utf-8")
+        for name, data in written.items():
+            output.add(name, data)
+        # what it was built from: for the author and tools, not printed in the book
+        from printshop.products.book.manifest import build_manifest
+
+        output.add(f"{self.name}.manifest.json", build_manifest(
+            self, recorder, written, self.paper(ctx), getattr(self, "pages", None)))
 
     def cover_wrap(self, ctx: BuildContext, interior: bytes, profile) -> bytes:
         """The cover wrap for `interior` (this build's PDF): products/book/cover.py."""

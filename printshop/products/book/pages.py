@@ -45,6 +45,10 @@ MAX_PASSES = 3
 # book text (numbers left out) → what book_parts.placed found: the parts' first pages,
 # each id's page, the named strings each part starts with
 _numbers_for: dict[str, tuple] = {}
+# a part's key (products/book/fit.py) → the fit step decided for it; and book text → the
+# steps of its parts, for the next build's guess
+_fit_steps: dict[str, int] = {}
+_fits_for: dict[str, dict[str, int]] = {}
 
 
 def literal_stylesheets(sheets: tuple[Stylesheet, ...]) -> tuple[Stylesheet, ...] | None:
@@ -109,6 +113,7 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None,
     (`composed.parse`), if the caller has it. `guess` (`placed_as_json` of an earlier
     build of the book) stands in for the first pass: the parts are laid out with its
     numbers at once, and again only where they turn out wrong."""
+    from printshop.products.book.fit import Fitting
     from printshop.products.book.parts import placed, render_in_parts
 
     sheets = literal_stylesheets(job.stylesheets)
@@ -117,10 +122,12 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None,
     if sheets is None or book is None:
         result, = ctx.renderer.render([job])
         return result
-    parts = book.parts
+    parts = list(book.parts)     # (a part fitted tighter is replaced in this list)
     key = _book_key(job, sheets)
     known = _numbers_for.get(key)
     passes, kept = MAX_PASSES, None
+    if guess is not None:
+        _fit_steps.update(fits_from_json(guess))
     if known is None and guess is not None:
         known = placed_from_json(guess, len(parts))
         passes += 1   # a wrong guess costs one pass: the first pass it stood in for
@@ -131,9 +138,11 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None,
 
         results, kept = first_pass(ctx, job, parts, sheets, numbers_in_pseudo_elements(sheets))
         known = placed(parts, results)
-    settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept)
+    fitting = Fitting(parts, sheets, _fit_steps)
+    settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept, fitting)
     if settled is not None:
         result, _numbers_for[key] = settled
+        _fits_for[key] = fitting.decided()
         return result
     return _render_whole(ctx, job, book, sheets, known[1])
 
@@ -154,7 +163,17 @@ def placed_as_json(job: RenderJob) -> dict | None:
         return None
     firsts, numbers, strings = known
     return {"firsts": firsts, "numbers": numbers, "strings": [list(map(list, s))
-                                                              for s in strings]}
+                                                              for s in strings],
+            "fits": _fits_for.get(_book_key(job, sheets), {})}
+
+
+def fits_from_json(data) -> dict[str, int]:
+    """The fit steps `placed_as_json` kept (part key → step), those well formed."""
+    fits = data.get("fits") if isinstance(data, dict) else None
+    if not isinstance(fits, dict):
+        return {}
+    return {str(k): v for k, v in fits.items()
+            if isinstance(v, int) and 0 <= v <= 9 and isinstance(k, str)}
 
 
 def placed_from_json(data, parts: int) -> tuple | None:

@@ -30,9 +30,10 @@ import itertools
 from dataclasses import replace
 
 from printshop.products.book.composed import EXTERNAL, Part
+from printshop.products.book.fit import MAX_STEP as MAX_FIT_STEP
 from printshop.products.book.job import BookPart, PartFound
 from printshop.products.book.pages import MAX_PASSES
-from printshop.render.checks import PageCheck
+from printshop.render.checks import PageCheck, PageFound
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
 _TOKENS = itertools.count(1)  # names of the first pass's layouts kept in the workers
@@ -115,11 +116,13 @@ def own_pages(result: RenderResult, index: int, count: int) -> int:
 
 def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
                     known: tuple, passes: int = MAX_PASSES,
-                    kept: list[tuple[str, int]] | None = None
+                    kept: list[tuple[str, int]] | None = None, fitting=None
                     ) -> tuple[RenderResult, tuple] | None:
     """The book from its parts laid out with what `known` (`placed`) says of them (finished
     from the first pass's layouts where `kept` says a worker keeps them), again where that
-    turns out wrong, and what was placed; None if they never settle."""
+    turns out wrong, and what was placed; None if they never settle. With `fitting`
+    (products/book/fit.py), a part that ends on a near-empty page once the numbers agree
+    is laid out again a step tighter (rounds that do not count as passes)."""
     firsts, numbers, strings = known
     results: list[RenderResult | None] = [None] * len(parts)
     used: list[tuple | None] = [None] * len(parts)
@@ -132,7 +135,13 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
     from printshop.progress import Counter
 
     todo = list(range(len(parts)))
-    for _ in range(passes):
+    if fitting is not None and len(firsts) == len(parts):
+        for index in fitting.start(parts, firsts, numbers):
+            if kept is not None:   # a kept layout is of the part as composed
+                kept[index] = (kept[index][0], 0)
+    settling, rounds = 0, 0
+    while settling < passes and rounds < passes + 2 * (MAX_FIT_STEP + 1):
+        rounds += 1
         jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings, kept)
         kept = None   # (each kept layout is finished once)
         counter = Counter(ctx.progress, f"{_name(job)}: setting the pages", len(todo),
@@ -142,6 +151,10 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
             used[index] = uses(index)
         firsts, numbers, strings = placed(parts, results)
         todo = [i for i in range(len(parts)) if used[i] != uses(i)]
+        if todo:
+            settling += 1
+            continue
+        todo = fitting.settle(parts, results, firsts, numbers) if fitting else []
         if not todo:
             return joined(job, parts, results, firsts, numbers), (firsts, numbers, strings)
     return None
@@ -163,9 +176,10 @@ def joined(job: RenderJob, parts: list[Part], results: list[RenderResult],
                 warnings.append(warning)
     outside = [replace(o, page=o.page + first - 1)
                for first, result in zip(firsts, results) for o in PageCheck.outside(result)]
+    flow = [f for result in results for f in PageCheck.flow(result)]   # (pages: the book's)
     fonts = sorted({font for result in results for font in result.fonts})
     return RenderResult(pdf=pdf, pages=sum(own_pages(r, i, count)
                                            for i, r in enumerate(results)),
                         warnings=warnings, fonts=fonts,
                         found={BookPart.name: PartFound(anchors=numbers),
-                               PageCheck.name: outside})
+                               PageCheck.name: PageFound(outside, flow)})

@@ -59,7 +59,8 @@ class _RollProduct(Product):
 def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fmt: str,
                        out: Path | None, paper: str | None, card_options: dict,
                        deck_id: str = "hirelings", jobs: int | None = None, progress=None,
-                       strict: bool = False, out_dir: Path = Path("build")
+                       strict: bool = False, first: int = 1,
+                       out_dir: Path = Path("build")
                        ) -> tuple[list[Path], list, list[Problem]]:
     """Roll `count` hirelings and write them as a PDF, JSON or a folder of PNGs.
 
@@ -81,8 +82,9 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
         raise PrintshopError.at("--tier", f"no tier {tier} in "
                                 f"tables/{tables.tiers_table.path.name} (tiers: "
                                 f"{', '.join(map(str, tables.tier_numbers))})")
-    hirelings = roll_hirelings(tables, seed, count, tier)
-    stem = f"hirelings-{seed}" + (f"-tier{tier}" if tier is not None else "")
+    hirelings = roll_hirelings(tables, seed, count, tier, first)
+    stem = f"hirelings-{seed}" + (f"-tier{tier}" if tier is not None else "") + \
+        (f"-{first}" if first != 1 else "")
     if fmt == "json":
         target = out or out_dir / f"{stem}.json"
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -258,11 +258,37 @@ def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
             else:
                 _place(book, _add_page_like(book, last), sheet, last, press)
             with book.open_outline() as outline:
-                outline.root.append(pikepdf.OutlineItem("Character Sheet (to copy)",
+                outline.root.append(pikepdf.OutlineItem(BOOK_SHEET_TITLE,
                                                         len(book.pages) - 1))
             out = io.BytesIO()
             book.save(out, deterministic_id=True)
             return out.getvalue(), len(book.pages)
+
+
+def fillable_sheet_link(ctx: BuildContext, project, paper: str) -> dict:
+    """The HTML edition's stand-in for the printed book's last page: the fillable sheet on
+    the book's paper, as a link that downloads it (a data: URL, so the edition stays one
+    self-contained file)."""
+    import base64
+
+    sheet_paper = _book_sheet_paper(paper)
+
+    def render() -> bytes:
+        product = blank_sheet_product(project)
+        if ctx.renderer is not None:
+            return product.render(ctx, [sheet_paper], fillable=True)[sheet_paper]
+        from dataclasses import replace
+
+        from printshop.render.renderer import Renderer
+
+        with Renderer(processes=1) as renderer:   # (a book composed outside a build)
+            return product.render(replace(ctx, renderer=renderer), [sheet_paper],
+                                  fillable=True)[sheet_paper]
+
+    pdf = ctx.shared.make(("blank-sheet", "fillable", sheet_paper), render)
+    return {"title": BOOK_SHEET_TITLE, "paper": PAPER_NAMES[sheet_paper],
+            "file": f"character-sheet-{sheet_paper}.pdf",
+            "href": "data:application/pdf;base64," + base64.b64encode(pdf).decode("ascii")}
 
 
 def render_sheet_with_book(ctx: BuildContext, project, paper: str, profile=None) -> None:
@@ -301,6 +327,7 @@ def _press(profile):
 
 
 PAPER_NAMES = {"letter": "Letter", "a4": "A4"}
+BOOK_SHEET_TITLE = "Character Sheet (to copy)"   # the book's last page, in both editions
 
 
 def book_sheet_footer(scale: float, press: bool, sheet_paper: str) -> str:

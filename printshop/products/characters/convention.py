@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import Field
 
 from printshop import __version__
+from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
@@ -83,7 +84,8 @@ class Convention(Product):
         self.pregens = Pregens(project, name, PregensOptions(
             kind="pregens", seed=o.seed, count=o.tables * o.seats * o.characters_per_seat,
             recipe=o.recipe, classes=o.classes, class_table=o.class_table,
-            reroll_while=o.reroll_while, backs=o.backs, paper=o.paper),
+            reroll_while=o.reroll_while, backs=o.backs, paper=o.paper,
+            seats=o.seats, characters_per_seat=o.characters_per_seat),
             large_ok=True)
         self.pregens._problem_at = self._problem_at   # a wish's problem names this kit
 
@@ -154,12 +156,19 @@ class Convention(Product):
     def _problem_at(self, option: str, message: str) -> PrintshopError:
         return PrintshopError(self._at(option, message))
 
-    def rebuild_command(self) -> str:
-        source = self.pregens.source_flag()
-        return "printshop build " + (f"--source {source} " if source else "") + self.name
+    def reprint_command(self, paper: str) -> Command:
+        """Sheet #N of the kit alone, as the kit prints it: with its table and seat, on the
+        kit's paper, the sheet and its back."""
+        return self.pregens.reprint_command(paper, "N")
 
-    def reprint_command(self) -> str:
-        return self.pregens.reprint_command("N", "1", backs=self.options.backs)
+    def rebuild_command(self, ctx: BuildContext) -> Command:
+        options = []
+        source = source_flag(self.project.root)
+        if source:
+            options.append(("--source", source))
+        if ctx.paper:
+            options.append(("--paper", ctx.paper))
+        return Command(("printshop", "build", self.name), tuple(options))
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         from printshop.render.pdf.layered_merge import merge_layered_pdfs
@@ -178,7 +187,7 @@ class Convention(Product):
                "tables": o.tables, "seats": o.seats, "characters_per_seat": o.characters_per_seat,
                "recipe": self.pregens.recipe.id, "classes": o.classes,
                "class_table": self.pregens.class_table_key(), "backs": o.backs,
-               "reprint": self.reprint_command(), "envelopes": []}
+               "reprint": self.reprint_command(paper).shell(), "envelopes": []}
         from printshop.progress import Counter
 
         files, whole, whole_outline, whole_pages = {}, [], [], 0
@@ -249,9 +258,10 @@ class Convention(Product):
                              source=f"{pregens.template} ({self.name})",
                              uncompressed=ctx.uncompressed, extensions=(FitCheck(),))
 
-        seats_marks = [(characters, {c.index: f"Table {t} · Seat {s}" for c in characters})
-                       for t, seats in enumerate(seating, start=1)
-                       for s, characters in enumerate(seats, start=1)]
+        # each sheet's table and seat, as `printshop roll characters --seats --per-seat`
+        # marks it (the cover's reprint command)
+        seats_marks = [(characters, pregens.marks_for(characters))
+                       for seats in seating for characters in seats]
         everyone = [c for characters, _ in seats_marks for c in characters]
         layers = pregens.layered_sheets(ctx, everyone, paper, pack, make_job,
                                         marks={i: m for _, marks in seats_marks
@@ -259,7 +269,7 @@ class Convention(Product):
         work = []
         for t, seats in enumerate(seating, start=1):
             for s, characters in enumerate(seats, start=1):
-                marks = {c.index: f"Table {t} · Seat {s}" for c in characters}
+                marks = pregens.marks_for(characters)
                 work.append((f"table {t}, seat {s}", len(characters) * per_character,
                              len(characters),
                              (lambda chars=characters, marks=marks: layers.job(chars, marks))
@@ -316,7 +326,8 @@ class Convention(Product):
                 tables=o.tables, seats=o.seats, per_seat=o.characters_per_seat,
                 envelope=envelope, contents=contents, seed=o.seed, backs=o.backs,
                 noun=self.pregens.recipe.noun, nouns=self.pregens.recipe.nouns,
-                reprint=self.reprint_command(), rebuild=self.rebuild_command(),
+                reprint=self.reprint_command(paper).html(),
+                rebuild=self.rebuild_command(ctx).html(),
                 first=seats[0][0].index, last=seats[-1][-1].index)
             jobs.append(RenderJob(html=html, stylesheets=css,
                                   roots=tuple(str(r) for r in self.project.read_roots),

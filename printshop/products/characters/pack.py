@@ -18,7 +18,8 @@ from printshop.project import Project
 
 CLI_FLAGS = {"count": "--count", "first": "--first", "seed": "--seed", "classes": "--class",
              "class_table": "--class-table", "paper": "--paper", "backs": "--backs",
-             "recipe": "--recipe", "reroll_while": "--reroll-while"}
+             "recipe": "--recipe", "reroll_while": "--reroll-while",
+             "cover": "--no-cover", "seats": "--seats", "characters_per_seat": "--per-seat"}
 
 
 @dataclass
@@ -66,14 +67,27 @@ def roll_characters_to_bytes(source: Path, count: int, seed: str | None, classes
                              backs: bool = False, fmt: str = "pdf", large_ok: bool = False,
                              jobs: int | None = None, progress=None,
                              uncompressed: bool = False, first: int = 1,
-                             renderer=None, **extra) -> RolledPack:
+                             cover: bool = True, seats: int | None = None,
+                             per_seat: int | None = None, renderer=None,
+                             **extra) -> RolledPack:
     """`first`: the number of the first character (a kit's sheet #14 alone: first=14,
-    count=1). `renderer`: a warm one to use (serve's form), else one is started.
-    `extra`: more `pregens` options (recipe, reroll_while; sheets_per_chunk for benchmarks)."""
+    count=1); `cover`: false for the sheets alone; `seats` and `per_seat`: each sheet
+    marked with its table and seat as a kit of those numbers marks it. `renderer`: a warm
+    one to use (serve's form), else one is started. `extra`: more `pregens` options
+    (recipe, reroll_while; sheets_per_chunk for benchmarks)."""
     if first != 1:
         if first < 1:
             raise PrintshopError(Problem("--first", f"must be at least 1 (got {first})"))
         extra["first"] = first
+    if (seats is None) != (per_seat is None):
+        given, missing = ("--seats", "--per-seat") if per_seat is None else \
+            ("--per-seat", "--seats")
+        raise PrintshopError(Problem(given, f"needs {missing} too (a kit's seats a table "
+                                     "and characters a seat)"))
+    if seats is not None:
+        extra.update(seats=seats, characters_per_seat=per_seat)
+    if not cover:
+        extra["cover"] = False
     from printshop.products.characters.pregens import Pregens
     from printshop.render.renderer import Renderer, lost_words_fail_after
 

@@ -31,7 +31,8 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
                          uncompressed=ctx.uncompressed, extensions=(FitCheck(),))
 
     size = pregens.options.sheets_per_chunk
-    index_pages = pregens.index_pages(characters)
+    index_pages = pregens.index_pages(characters) if pregens.options.cover else []
+    marks = pregens.marks_for(characters)   # a kit's sheet reprinted: its table and seat
     chunks = split_into_chunks(characters, size)
     # (what it is, pages it must come out as, sheets in it, how to make its HTML)
     work = []
@@ -48,7 +49,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     covers = ctx.renderer.in_background([make_job(item[3]()) for item in work]) \
         if pregens._layered(characters) else None
     try:
-        layers = pregens.layered_sheets(ctx, characters, paper, pack, make_job)
+        layers = pregens.layered_sheets(ctx, characters, paper, pack, make_job, marks=marks)
     except BaseException:
         if covers is not None:
             covers.join()   # not left rendering on workers about to be stopped
@@ -56,8 +57,9 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     for chunk in chunks:
         work.append((f"sheets #{chunk[0].index}–#{chunk[-1].index}",
                      len(chunk) * layout.pages_per_character, len(chunk),
-                     (lambda chunk=chunk: layers.job(chunk)) if layers else
-                     (lambda chunk=chunk: pregens._render("sheets", chunk, paper, pack))))
+                     (lambda chunk=chunk: layers.job(chunk, marks)) if layers else
+                     (lambda chunk=chunk: pregens._render("sheets", chunk, paper, pack,
+                                                          marks=marks))))
     covered = covers.result() if covers is not None else []
     merge = LayeredMerge(len(work))
     keep_bytes = ctx.renderer.cache is not None   # the build's cache stores them later
@@ -95,7 +97,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     if layers:
         redone = layers.redo_overflowing(
             ctx.renderer, work, results,
-            lambda n: (chunks[n - (len(work) - len(chunks))], {}))
+            lambda n: (chunks[n - (len(work) - len(chunks))], marks))
         for index, (before, after) in enumerate(zip(results, redone)):
             if after is not before:
                 take(index, after)

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from markupsafe import Markup
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from printshop import __version__
+from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
@@ -53,6 +54,12 @@ class PregensOptions(Strict):
     paper: Literal["letter", "a4"] | None = None   # default: the manifest's
     profile: str | None = None   # a print profile (print-profiles.yaml); default home
     backs: bool = False                           # a tombstone back page for duplex
+    # the cover and index pages; false: only the sheets (a reprint of lost sheets)
+    cover: bool = True
+    # sheets marked with their table and seat as a convention kit marks them ("Table 2 ·
+    # Seat 3"): the kit's seats a table and characters a seat (a kit's sheet reprinted)
+    seats: int | None = Field(default=None, ge=1)
+    characters_per_seat: int | None = Field(default=None, ge=1)
     formats: list[Literal["pdf", "html", "json"]] = ["pdf"]   # json: for virtual tabletops
     title: str | None = None                      # on the cover (default: the recipe's title)
     # the sheets' Jinja template and stylesheets (templates/ first); default: the recipe's
@@ -67,9 +74,17 @@ class PregensOptions(Strict):
     # for big packs); unset: layers from LAYERED_FROM sheets (below that the forms cost
     # more than they save)
     layered: bool | None = None
+
     # how many index lines fit on the cover and on each further index page (two columns)
     index_first_page: int = Field(default=72, ge=2)
     index_per_page: int = Field(default=110, ge=2)   # (each further index page)
+
+    @model_validator(mode="after")
+    def seats_together(self):
+        if (self.seats is None) != (self.characters_per_seat is None):
+            raise ValueError("give seats and characters_per_seat together (a kit's seats a "
+                             "table and characters a seat)")
+        return self
 
 
 @dataclass(frozen=True)
@@ -157,6 +172,18 @@ class Pregens(RecipePack, Product):
         return self._characters
 
     # --- composing ---------------------------------------------------------------------------
+    def mark_of(self, index: int) -> str | None:
+        """Character `index`'s table and seat in a kit of `seats` seats of
+        `characters_per_seat` (None when the pack is not marked so)."""
+        seats, per_seat = self.options.seats, self.options.characters_per_seat
+        if not (seats and per_seat):
+            return None
+        table, seat = divmod((index - 1) // per_seat, seats)
+        return f"Table {table + 1} · Seat {seat + 1}"
+
+    def marks_for(self, characters: list[Character]) -> dict[int, str]:
+        return {c.index: mark for c in characters if (mark := self.mark_of(c.index))}
+
     def index_pages(self, characters: list[Character]) -> list[list[Character]]:
         first, per_page = self.options.index_first_page, self.options.index_per_page
         pages = [characters[:first]]
@@ -167,6 +194,8 @@ class Pregens(RecipePack, Product):
         return pages
 
     def layout(self, count: int) -> PackLayout:
+        if not self.options.cover:
+            return PackLayout(0, 2 if self.options.backs else 1)
         cover = len(self.index_pages([None] * count))  # type: ignore[list-item]
         if self.options.backs and cover % 2:
             cover += 1   # the cover's own back, so every sheet starts on a front
@@ -181,7 +210,8 @@ class Pregens(RecipePack, Product):
         `marks`: character index → a line printed above its seed (a kit's table and seat).
         `layers`, `geometry`, `collect`: sheets drawn in layers (products/characters/layers.py)."""
         if index_pages is None:
-            index_pages = self.index_pages(characters) if part in ("cover", "all") else []
+            index_pages = self.index_pages(characters) \
+                if part in ("cover", "all") and self.options.cover else []
         if blank_back is None:
             blank_back = part == "all" and \
                 self.layout(pack["count"]).cover_pages > len(index_pages)
@@ -226,7 +256,7 @@ class Pregens(RecipePack, Product):
         # the workers' memory goes back before the last of the merge (a later render
         # starts new ones)
         ctx.renderer.release()
-        outline = [("Cover and index", 0)]
+        outline = [("Cover and index", 0)] if self.options.cover else []
         outline += [(f"#{c.index} {c.label}", layout.first_page_of(n))
                     for n, c in enumerate(characters, start=1)]
         from printshop.progress import Counter
@@ -297,7 +327,8 @@ class Pregens(RecipePack, Product):
                                               self.project.read_roots)
                         for s in self.stylesheets)
         generated = "\n".join(s.text for s in self._stylesheets(paper) if s.text)
-        return self._render("all", characters, paper, pack, screen_css=css + "\n" + generated)
+        return self._render("all", characters, paper, pack, screen_css=css + "\n" + generated,
+                            marks=self.marks_for(characters))
 
     def json(self, ctx: BuildContext | None = None) -> str:
         data = {"seed": self.options.seed, "printshop": __version__,

@@ -9,6 +9,7 @@ import difflib
 from collections import Counter
 
 from printshop import __version__
+from printshop.commands import Command, source_flag
 from printshop.products.characters.classes import class_names, class_words, match_class, slug
 from printshop.roll.recipe import Character, Recipe, Roller, Wishes, load_recipe
 
@@ -151,46 +152,38 @@ class RecipePack:
             "index_columns": index_columns(recipe),
             "index_rows": {c.index: index_cells(recipe, c, self.project.tables)
                            for c in characters},
-            "reprint": self.reprint_command(),
+            "reprint": self.reprint_command(paper).html(),
             "version": __version__,
         }
 
-    def reprint_command(self, first: str = "n", count: str | None = None,
-                        backs: bool = False) -> str:
-        """The command that rolls character `first` of this pack again."""
-        import shlex
-
-        o = self.options
-        command = "printshop roll characters"
-        source = self.source_flag()
-        if source:
-            command += f" --source {shlex.quote(source)}"
-        command += f" --seed {o.seed}"
+    def reprint_command(self, paper: str, first: str = "n") -> Command:
+        """`printshop roll characters` printing sheet `first` (a number, or the placeholder
+        the cover explains) exactly as this pack or kit prints it: every option that
+        changes the sheet (the recipe and the convention's wishes among them), and only
+        that sheet (and its back), with the kit's table and seat above its seed."""
         from printshop.roll.recipe.load import default_recipe
 
+        o = self.options
+        options: list[tuple[str, str | None]] = []
+        source = source_flag(self.project.root)
+        if source:
+            options.append(("--source", source))
+        options.append(("--seed", o.seed))
         if self.recipe.id != default_recipe(self.project):
-            command += f" --recipe {self.recipe.id}"
+            options.append(("--recipe", self.recipe.id))
         if o.classes:
-            command += f" --class {','.join(o.classes)}"
+            options.append(("--class", ",".join(o.classes)))
         if o.class_table is not None and o.class_table != self.class_table_key_default():
-            command += f" --class-table {o.class_table}"
-        for wish in o.reroll_while:
-            command += f" --reroll-while {shlex.quote(wish)}"
-        if backs:
-            command += " --backs"
-        return command + (f" --first {first} --count {count}" if count else
-                          f" --count {first}")
-
-    def source_flag(self) -> str | None:
-        """The project folder as `--source` takes it from here (None: the default one, a
-        project's rules-src/ or .); its name alone when it is not below the working
-        folder (a path outside it would make the pack's bytes depend on the machine)."""
-        from pathlib import Path
-
-        root, here = self.project.root.resolve(), Path.cwd().resolve()
-        if root == here or root.name == "rules-src":   # what --source finds by default
-            return None
-        return root.relative_to(here).as_posix() if here in root.parents else root.name
+            options.append(("--class-table", o.class_table))
+        options += [("--reroll-while", wish) for wish in o.reroll_while]
+        options.append(("--paper", paper))
+        if o.backs:
+            options.append(("--backs", None))
+        if o.seats and o.characters_per_seat:
+            options += [("--seats", str(o.seats)),
+                        ("--per-seat", str(o.characters_per_seat))]
+        options += [("--no-cover", None), ("--first", first), ("--count", "1")]
+        return Command(("printshop", "roll", "characters"), tuple(options))
 
     def class_table_key_default(self) -> str | None:
         recipe = self.recipe
