@@ -7,9 +7,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printshop import deps
+from printshop.cache import (
+    CACHE_DIR,
+    BuildCache,
+    Freshness,
+    entry_extra,
+    product_key,
+    stored_warnings,
+)
 from printshop.commands import PRINTS_COMMANDS, source_flag
-from printshop.cache import (CACHE_DIR, BuildCache, Freshness, entry_extra, product_key,
-                             stored_warnings)
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.source.yamlfile import load_yaml

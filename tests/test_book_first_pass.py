@@ -3,11 +3,11 @@ pages first, in book order, then the longest; each part made with the numbers kn
 
 from __future__ import annotations
 
-from printshop.products.book.first_pass import _best_numbers, _next_part
 from printshop.products.book.composed import parse
+from printshop.products.book.first_pass import _best_numbers, _next_part
+from printshop.products.book.job import BookPart, PartFound
 from printshop.products.book.parts import placed
 from printshop.render.job import RenderResult
-from printshop.products.book.job import BookPart, PartFound
 
 
 def _part(kind: str, ids: list[str], links: list[str], size: int) -> str:

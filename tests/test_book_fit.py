@@ -10,7 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from printshop.products.book import fit, pages as book_pages
+from printshop.products.book import fit
+from printshop.products.book import pages as book_pages
 from printshop.products.book.composed import parse
 from printshop.products.book.job import BookPart
 from printshop.render.checks import PageCheck

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 from printshop.products.book import pages as bp
 from printshop.products.book.composed import parse
-from printshop.render.job import RenderJob, RenderResult, Stylesheet
 from printshop.products.book.job import BookPart, PartFound
+from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
 BOOK = """<!DOCTYPE html><html><head><title>B</title></head>
 <body class="book">
@@ -17,11 +17,12 @@ BOOK = """<!DOCTYPE html><html><head><title>B</title></head>
 <section class="chapter" data-source="a.md"><h1 id="one">One</h1><p>See <a class="xref" href="#two">Two</a>.</p></section>
 <section class="chapter" data-source="b.md"><h1 id="two">Two</h1></section>
 <section class="colophon" id="colophon"><p>c</p></section>
-</body></html>"""
+</body></html>"""  # noqa: E501
 
 
 def test_target_page_counters_become_the_links_number():
-    sheets = (Stylesheet(text='a.xref::after { content: " (p. " target-counter(attr(href url), page) ")"; }'),
+    sheets = (Stylesheet(text='a.xref::after { content: " (p. " '
+                              'target-counter(attr(href url), page) ")"; }'),
               Stylesheet(text="p { color: red }"))
     literal = bp.literal_stylesheets(sheets)
     assert literal[0].text == 'a.xref::after { content: " (p. " attr(data-page-ref) ")"; }'

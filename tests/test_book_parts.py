@@ -9,10 +9,11 @@ from types import SimpleNamespace
 import pikepdf
 import pytest
 
-from printshop.products.book import pages as book_pages, parts as book_parts
+from printshop.products.book import pages as book_pages
+from printshop.products.book import parts as book_parts
+from printshop.products.book.job import BookPart
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.render.renderer import Renderer
-from printshop.products.book.job import BookPart
 from tests.conftest import pdf_reader
 
 CSS = """

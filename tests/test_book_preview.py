@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import pdf_reader
 from printshop import deps
 from printshop.builder import build_project
 from printshop.cache import entry_extra
@@ -12,7 +13,6 @@ from printshop.products import BuildContext, load_products
 from printshop.products.book.preview import PageMap
 from printshop.project import Project
 from printshop.render.renderer import Renderer
-from conftest import pdf_reader
 from test_cache import make_project
 
 LORE = "# Lore\n\nAs the first chapter says, see [[Welcome]].\n\n" + "\n\n".join(

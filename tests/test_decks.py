@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import RULES_SRC, SMALL_DECK
 from printshop.errors import PrintshopError
 from printshop.project import Project
 from printshop.source.decks import RANKS, SUITS, load_deck, parse_ranks
-
-from conftest import RULES_SRC, SMALL_DECK
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,10 @@ import io
 
 import pikepdf
 
-from printshop.render.pdf.impose import MM_TO_PT, place_faces
-from printshop.render.job import RenderJob, Stylesheet, render_job
-from printshop.resources import TEMPLATES_DIR
 from printshop.products.cards.job import CardFaces
+from printshop.render.job import RenderJob, Stylesheet, render_job
+from printshop.render.pdf.impose import MM_TO_PT, place_faces
+from printshop.resources import TEMPLATES_DIR
 from tests.conftest import pdf_reader
 
 CSS = """

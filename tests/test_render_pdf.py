@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import tempfile
 
+from conftest import RULES_SRC
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.render.renderer import Renderer
 from printshop.resources import TEMPLATES_DIR
-
-from conftest import RULES_SRC
 
 
 def job(text: str) -> RenderJob:

@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from printshop.products.book.job import BookPart
-from printshop.render.weasy import resume
 from printshop.render.job import RenderJob, Stylesheet, render_job
+from printshop.render.weasy import resume
 from printshop.resources import TEMPLATES_DIR
 from tests.conftest import pdf_reader
 

@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 tinyhtml5 = pytest.importorskip("tinyhtml5")
-from tinyhtml5 import inputstream
+from tinyhtml5 import inputstream  # noqa: E402
 
-from printshop.render.weasy import speedups
+from printshop.render.weasy import speedups  # noqa: E402
 
 HTML = ("<!DOCTYPE html><p class='a'>Fish &amp; chips &lt;3 <b>bold</b>\n<!-- note -->"
         "<td>x</td><pre>  spaced  </pre><a href=\"#x\" title='t'>link</a></p>")

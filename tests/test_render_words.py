@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pytest
-
+from printshop.render.extension import JobExtension
 from printshop.render.job import RenderJob, Stylesheet, render_job
 from printshop.render.weasy.words import _Differences, _Word, composed_words
-from printshop.render.extension import JobExtension
 
 PAGE = "@page { size: 90mm 60mm; margin: 5mm } body { margin: 0; font: 10pt/12pt sans-serif }"
 

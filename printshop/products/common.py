@@ -32,9 +32,8 @@ def signed(value) -> str:
 def jinja_environment(project: Project, extra_filters: dict | None = None, colours=None):
     """`colours` (printshop.source.palette.Colours) is what templates call as colour("name"):
     sRGB unless a print profile asks for CMYK."""
-    from printshop.source.palette import Colours
-
     from printshop.products.markup import FieldMarkup
+    from printshop.source.palette import Colours
 
     if colours is None:
         colours = Colours.for_project(project.root)

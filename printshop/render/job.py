@@ -205,12 +205,13 @@ def preload() -> None:
     from printshop.render.weasy.speedups import import_weasyprint
 
     import_weasyprint()
+    # the layout and the PDF writer; and what the first job would import (~0.03 s): the
+    # fetcher (and the email parser it reads data: URLs with), the fit check
+    import email.policy  # noqa: F401
+
     import weasyprint.layout  # noqa: F401
     import weasyprint.pdf  # noqa: F401
 
-    # what the first job would import (~0.03 s): the fetcher (and the email parser it
-    # reads data: URLs with), the fit check
-    import email.policy  # noqa: F401
     import printshop.render.fetcher  # noqa: F401
     import printshop.render.weasy.fit  # noqa: F401
 
@@ -251,9 +252,8 @@ def _font_config(job: RenderJob | None):
     import_weasyprint()
     from weasyprint.text.fonts import FontConfiguration
 
+    from printshop.render.fonts import BUNDLED_ONLY, isolate_fontconfig, remove_font_folder_at_exit
     from printshop.render.weasy import registry, speedups
-    from printshop.render.fonts import (BUNDLED_ONLY, isolate_fontconfig,
-                                        remove_font_folder_at_exit)
     from printshop.render.weasy.subsetting import keep_font_dates
 
     policy = (job.fonts if job is not None else None) or BUNDLED_ONLY

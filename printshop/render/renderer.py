@@ -10,9 +10,8 @@ import threading
 
 from printshop import deps
 from printshop.errors import PrintshopError, Problem
+from printshop.render.job import Cached, RenderJob, RenderResult, preload, render_job, warm_up
 from printshop.render.job_warnings import unique as _unique
-from printshop.render.job import (Cached, RenderJob, RenderResult, preload,
-                                  render_job, warm_up)
 from printshop.render.pool.pool import DEFAULT_TIMEOUT, TaskFailed, WorkerPool
 
 

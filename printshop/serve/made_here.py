@@ -28,8 +28,7 @@ def pack(source: Path, out: Path, renderer, request: dict, log) -> tuple[list[st
 
 
 def kit(source: Path, out: Path, renderer, request, log) -> tuple[list[str], list[str]]:
-    from printshop.products.characters.kit import (build_kit, envelope_lines, prepare_kit,
-                                                   write_kit)
+    from printshop.products.characters.kit import build_kit, envelope_lines, prepare_kit, write_kit
     from printshop.project import Project
 
     project = Project.load(source)

@@ -2,13 +2,13 @@
 
 One thread watches the project (watchfiles) and marks it dirty; one thread builds. A build
 is a cycle: first the HTML editions alone (a saved chapter reaches the browser in about a
-second), then each saved chapter's pages alone, numbered as in the last whole book (its
-page map, kept in the build cache: products/book/preview.py), then every product, one at a
-time, each through the build cache (only what a change touched is rendered), on one warm
-pool of render workers. The whole book replaces the chapter's preview when it is done. A save that arrives during
-a cycle makes the loop go round once more as soon as the current product is done: the
-latest change wins, and no change is lost. Files reach the output folder only by atomic
-renames, so a half-written file is never served.
+second), then each saved chapter's pages alone, numbered as in the last whole book (its page
+map, kept in the build cache: products/book/preview.py), then every product, one at a time,
+each through the build cache (only what a change touched is rendered), on one warm pool of
+render workers. The whole book replaces the chapter's preview when it is done. A save that
+arrives during a cycle makes the loop go round once more as soon as the current product is
+done: the latest change wins, and no change is lost. Files reach the output folder only by
+atomic renames, so a half-written file is never served.
 
 State for the pages (the build number, each file's version, the problems of the last
 attempt) is published to listeners (the server's event streams) after every step.
@@ -24,8 +24,16 @@ from typing import Callable
 
 from printshop.cache import CACHE_DIR
 from printshop.serve.made_here import FormJobs
-from printshop.serve.state import (State, count_phrase, internal_error, mtime_of, page_count,
-                                   product_title, shown_path, version_of)
+from printshop.serve.state import (
+    State,
+    count_phrase,
+    internal_error,
+    mtime_of,
+    page_count,
+    product_title,
+    shown_path,
+    version_of,
+)
 
 
 class BuildService(FormJobs):

@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 from printshop.errors import Problems
-from printshop.source.deck_spec import (DEFAULT_TEMPLATES, MAX_DICE_CARDS, RANKS, SUITS, Card,
-                                        Deck)
+from printshop.source.deck_spec import DEFAULT_TEMPLATES, MAX_DICE_CARDS, RANKS, SUITS, Card, Deck
 from printshop.source.tables import Table, row_name
+
 
 def _fields(table: Table, row) -> dict:
     return dict(row.values)

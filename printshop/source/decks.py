@@ -18,15 +18,22 @@ import difflib
 import re
 from pathlib import Path, PurePosixPath
 
-from printshop.source.card_sizes import load_card_sizes, unknown_size_message
-from printshop.source.choices import fold_case
 from printshop.dice import parse_dice
 from printshop.errors import PrintshopError, Problems
 from printshop.safepath import UnsafePath, resolve_inside
-from printshop.source.deck_dealing import (_deal_dice, _deal_playing_cards, _deal_rows,
-                                           parse_ranks)
-from printshop.source.deck_spec import (DECKS_FOLDER, DEFAULT_TEMPLATES, RANKS, SUITS, Card,
-                                        Deck, DeckSpec, HirelingSettings)
+from printshop.source.card_sizes import load_card_sizes, unknown_size_message
+from printshop.source.choices import fold_case
+from printshop.source.deck_dealing import _deal_dice, _deal_playing_cards, _deal_rows, parse_ranks
+from printshop.source.deck_spec import (
+    DECKS_FOLDER,
+    DEFAULT_TEMPLATES,
+    RANKS,
+    SUITS,
+    Card,
+    Deck,
+    DeckSpec,
+    HirelingSettings,
+)
 from printshop.source.schema import validate
 from printshop.source.tables import TABLE_ID_RE, Table, TableSpec, load_table, table_from_spec
 from printshop.source.yamlfile import load_yaml

@@ -1,9 +1,10 @@
 """The palette: every printed colour, defined once with its sRGB and its CMYK value.
 
-`printshop/data/palette.yaml` holds printshop's own colours; a project's `palette.yaml`
-adds or redefines colours (its decks name them): source/builtin_data.py loads both. `Colours` is the palette in one colour
-mode: what a stylesheet variable, a template's `colour("name")` or a deck colour prints as.
-In CMYK mode a colour the palette does not define is an error, never a silent conversion.
+`printshop/data/palette.yaml` holds printshop's own colours; a project's `palette.yaml` adds
+or redefines colours (its decks name them): source/builtin_data.py loads both. `Colours` is
+the palette in one colour mode: what a stylesheet variable, a template's `colour("name")` or
+a deck colour prints as. In CMYK mode a colour the palette does not define is an error,
+never a silent conversion.
 """
 
 from __future__ import annotations

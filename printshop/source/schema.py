@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from printshop.errors import PrintshopError, Problems
+from printshop.errors import Problems
 from printshop.source.yamlfile import Loc, YamlDoc
 
 M = TypeVar("M", bound=BaseModel)

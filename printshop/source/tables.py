@@ -376,7 +376,8 @@ def _convert(value: Any, column: ColumnSpec) -> Any:
             return None
         raise ValueError("has no value")
     if not isinstance(value, str):
-        raise ValueError(f"expected a single value, got a {'list' if isinstance(value, list) else 'mapping'}")
+        kind = "list" if isinstance(value, list) else "mapping"
+        raise ValueError(f"expected a single value, got a {kind}")
     if column.type in ("int", "signed"):
         text = value.strip().replace("−", "-")
         if not re.fullmatch(r"[+-]?\d+", text):

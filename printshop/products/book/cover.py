@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from printshop.cover_geometry import Wrap, wrap
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
-from printshop.cover_geometry import Wrap, wrap
 from printshop.preflight.cover import interior_pages
 from printshop.products import BuildContext, Product
 from printshop.render.checks import FitCheck
@@ -84,11 +84,15 @@ def cover_pdf(ctx: BuildContext, project, profile, geometry: Wrap, book: dict,
     """The wrap rendered, finished for `profile` (its cover variant: one page) and
     preflighted against `geometry`'s size; a failed check names `what`."""
     from printshop.products.common import base_url, jinja_environment, stylesheet
-    from printshop.products.printing import (colours_for, finish_for_profile, palette_css,
-                                             profile_css)
+    from printshop.products.printing import (
+        colours_for,
+        finish_for_profile,
+        palette_css,
+        profile_css,
+    )
     from printshop.render.jinja import render_template
-    from printshop.render.job_warnings import collect_warnings
     from printshop.render.job import RenderJob, Stylesheet
+    from printshop.render.job_warnings import collect_warnings
 
     colours = colours_for(project, profile)
     env = jinja_environment(project, colours=colours)

@@ -26,8 +26,8 @@ the part laid out afresh with its numbers (tests/test_render_resume.py).
 
 from __future__ import annotations
 
-from printshop.products.book.job import BookPart
 from printshop.products.book.composed import PLACEHOLDER
+from printshop.products.book.job import BookPart
 from printshop.render.job import RenderJob, RenderResult
 
 ONE_DIGIT = 9     # the last page whose number is narrower than the placeholder

@@ -1,12 +1,12 @@
 """A chapter that would end on a page of a few lines is set a little tighter.
 
-When a part of the book (a chapter, the contents) is laid out with its last page filled
-less than `render/weasy/flow.NEAR_EMPTY`, it is laid out again a step tighter: its flows
+When a part of the book (a chapter, the contents) is laid out with its last page filled less
+than `render/weasy/flow.NEAR_EMPTY`, it is laid out again a step tighter: its flows
 (products/book/composed.py: its chapter section, the contents) get the class `fit-1`, then
-`fit-2`, up to `MAX_STEP` (`Part.step`, set where the part's document is made) (book.css says what each
-step takes in: a little of the space between paragraphs and around headings first, then a
-little leading). The first step that leaves no near-empty last page is kept; if none does,
-the part stays as it was and the page-flow report says so.
+`fit-2`, up to `MAX_STEP` (`Part.step`, set where the part's document is made; book.css says
+what each step takes in: a little of the space between paragraphs and around headings first,
+then a little leading). The first step that leaves no near-empty last page is kept; if none
+does, the part stays as it was and the page-flow report says so.
 
 A step is decided on the part laid out with its page numbers settled (parts.py), so it is
 a function of what decides the part's layout: its text, its stylesheets and the width of

@@ -11,29 +11,36 @@ from markupsafe import Markup
 from printshop import __version__, deps
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
-from printshop.products import BuildContext, Product, layouts
-from printshop.products.book.cover import CoverSettings
-from printshop.products.book.fonts import (BOOK_FAMILIES, _notdef_script, order_fonts,
-                                          predicted_fonts)
+from printshop.products import BuildContext, Product, layouts, markup
+from printshop.products.book.art import art_figure, check_art, colophon_credits, cover, embed_images
 from printshop.products.book.composed import parse
+from printshop.products.book.cover import CoverSettings
+from printshop.products.book.fonts import (
+    BOOK_FAMILIES,
+    _notdef_script,
+    order_fonts,
+    predicted_fonts,
+)
 from printshop.products.book.job import BookPart
 from printshop.products.book.pages import placed_as_json, render_book
 from printshop.products.book.preview import PageMap, page_map, render_chapter
-from printshop.products.common import (base_url, build_date, check_stylesheets,
-                                       template_problem,
-                                       fonts_for_screen_ahead,
-                                       inline_css_for_screen,
-                                       jinja_environment, page_size_css, stylesheet,
-                                       warn_missing_glyphs)
-from printshop.render.jinja import render_template
-from printshop.products.printing import (colours_for, finish_for_profile, palette_css,
-                                         profile_css)
-from printshop.render.job_warnings import collect_warnings
+from printshop.products.common import (
+    base_url,
+    build_date,
+    check_stylesheets,
+    fonts_for_screen_ahead,
+    inline_css_for_screen,
+    jinja_environment,
+    page_size_css,
+    stylesheet,
+    template_problem,
+    warn_missing_glyphs,
+)
+from printshop.products.printing import colours_for, finish_for_profile, palette_css, profile_css
 from printshop.render.checks import PageCheck
+from printshop.render.jinja import render_template
 from printshop.render.job import RenderJob, Stylesheet
-from printshop.products import markup
-from printshop.products.book.art import (art_figure, check_art, colophon_credits, cover,
-                                         embed_images)
+from printshop.render.job_warnings import collect_warnings
 from printshop.source.markdown import Manuscript, MarkdownReader
 from printshop.source.schema import Strict
 

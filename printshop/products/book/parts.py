@@ -79,7 +79,7 @@ def placed(parts: list[Part], results: list[RenderResult]
     empty element, but the last); of the parts before the first without a result (None),
     while the first pass is still under way (book_first_pass.py)."""
     firsts, pages, strings, current, next_page = [], {}, [], {}, 1
-    for index, (part, result) in enumerate(zip(parts, results)):
+    for index, result in enumerate(results):
         if result is None:
             break
         firsts.append(next_page)

@@ -8,20 +8,19 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
-from printshop.products.cards.job import CardFaces
-from printshop.products.cards.art import CardArt, art_frame, back_picture, card_picture
-from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Box, Imposition, Page
-from printshop.source.card_sizes import CardSize
 from printshop.errors import PrintshopError
 from printshop.products import BuildContext, markup
+from printshop.products.cards.art import CardArt, art_frame, back_picture, card_picture
+from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Box, Imposition, Page
+from printshop.products.cards.job import CardFaces
 from printshop.products.cards.settings import DeckGroup, Settings
-from printshop.products.common import (base_url, jinja_environment, stylesheet,
-                                       warn_missing_glyphs)
+from printshop.products.common import base_url, jinja_environment, stylesheet, warn_missing_glyphs
 from printshop.products.credits import credits_line
 from printshop.products.printing import colours_for, palette_css
 from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
 from printshop.render.job import RenderJob, Stylesheet
+from printshop.source.card_sizes import CardSize
 from printshop.source.decks import Deck
 
 if TYPE_CHECKING:

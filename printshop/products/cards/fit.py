@@ -9,9 +9,9 @@ import dataclasses
 import re
 from dataclasses import dataclass, field, replace
 
-from printshop.products.cards.imposition import Box, Face, Imposition, Page
 from printshop.products import BuildContext
 from printshop.products.cards.compose import CardComposer, fit_name, sheet_job
+from printshop.products.cards.imposition import Box, Face, Imposition, Page
 from printshop.products.cards.settings import DeckGroup
 from printshop.render.checks import FitCheck
 

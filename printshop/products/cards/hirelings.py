@@ -12,8 +12,13 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.cards.compose import check_templates
 from printshop.products.cards.render import build_cards
-from printshop.products.cards.settings import (CardsOptions, DeckGroup, group_size,
-                                              impose_groups, resolve_settings)
+from printshop.products.cards.settings import (
+    CardsOptions,
+    DeckGroup,
+    group_size,
+    impose_groups,
+    resolve_settings,
+)
 from printshop.source.decks import Card, Deck, load_deck
 
 

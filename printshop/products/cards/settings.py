@@ -9,11 +9,17 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from printshop.products.cards.imposition import (BLEED_MM, DEFAULT_MARGIN_MM, SAFE_MM, DoesNotFit,
-                                        Imposition, impose)
-from printshop.source.card_sizes import CardSize, load_card_sizes, unknown_size_message
 from printshop.errors import Problems
 from printshop.products import BuildContext, Product
+from printshop.products.cards.imposition import (
+    BLEED_MM,
+    DEFAULT_MARGIN_MM,
+    SAFE_MM,
+    DoesNotFit,
+    Imposition,
+    impose,
+)
+from printshop.source.card_sizes import CardSize, load_card_sizes, unknown_size_message
 from printshop.source.decks import Card, Deck
 from printshop.source.schema import Strict
 

@@ -32,11 +32,18 @@ from functools import partial
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.products import BuildContext
 from printshop.products.cards.compose import SHEET_TEMPLATE, CardComposer, fit_name, sheet_job
-from printshop.products.cards.fit import (FitState, Ladder, does_not_fit, ladder,
-                                         overflows_by_box, predicted_try, probe_job)
+from printshop.products.cards.fit import (
+    FitState,
+    Ladder,
+    does_not_fit,
+    ladder,
+    overflows_by_box,
+    predicted_try,
+    probe_job,
+)
 from printshop.products.cards.settings import DeckGroup
-from printshop.render.queue import RenderQueue
 from printshop.render.checks import FitCheck
+from printshop.render.queue import RenderQueue
 
 MAX_FIT_ROUNDS = 12    # renders of one chunk
 

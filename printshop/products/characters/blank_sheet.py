@@ -16,14 +16,20 @@ from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.characters import blank_recipe
-from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
-                                       page_size_css, stylesheet, template_problem)
+from printshop.products.common import (
+    base_url,
+    check_stylesheets,
+    jinja_environment,
+    page_size_css,
+    stylesheet,
+    template_problem,
+)
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
-from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
+from printshop.render.job_warnings import collect_warnings
 from printshop.source.classes import SAVES, STATS
 from printshop.source.schema import Strict
-from printshop.render.checks import FitCheck
 
 SHEET_PAPERS = ("letter", "a4")
 SHEET_MARGIN_MM = 9   # as the pregen sheet (products/characters/pregens.py)

@@ -1,10 +1,11 @@
 """A convention kit: N tables of M seats, each seat with a few characters, one envelope (PDF)
 per table, the whole kit in table order, and `kit.json` saying which sheet went where.
 
-The characters are one pregen pack (`products/characters/pregens.py`) numbered across the kit: character
-n is rolled from the seed and n alone, so it is the same in a kit of any size. Every sheet is
-rendered once (one job per seat, on every core) and its pages are reused in the table's PDF
-and in the whole kit; so are the player reference and the includes (includes.py).
+The characters are one pregen pack (`products/characters/pregens.py`) numbered across the
+kit: character n is rolled from the seed and n alone, so it is the same in a kit of any
+size. Every sheet is rendered once (one job per seat, on every core) and its pages are
+reused in the table's PDF and in the whole kit; so are the player reference and the includes
+(includes.py).
 Every part of an envelope starts on a new leaf: a blank page follows a part with an odd
 number of pages, so the file prints double-sided.
 """
@@ -23,19 +24,29 @@ from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
-                                       stylesheet, template_problem)
-from printshop.products.characters.includes import (include_kind, included_product,
-                                                   render_include)
 from printshop.products.characters.chunks import LazyJobs
-from printshop.products.characters.pregens import (MAX_COUNT, PROGRESS_AFTER_S, PROGRESS_EVERY_S,
-                                        SEED_PATTERN, Pregens, PregensOptions)
+from printshop.products.characters.includes import include_kind, included_product, render_include
+from printshop.products.characters.pregens import (
+    MAX_COUNT,
+    PROGRESS_AFTER_S,
+    PROGRESS_EVERY_S,
+    SEED_PATTERN,
+    Pregens,
+    PregensOptions,
+)
+from printshop.products.common import (
+    base_url,
+    check_stylesheets,
+    jinja_environment,
+    stylesheet,
+    template_problem,
+)
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
-from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob
+from printshop.render.job_warnings import collect_warnings
 from printshop.source.schema import Strict
 from printshop.source.yamlfile import load_yaml
-from printshop.render.checks import FitCheck
 
 MAX_TABLES = 500
 MAX_SEATS = 12

@@ -24,11 +24,11 @@ from __future__ import annotations
 from functools import lru_cache
 from types import SimpleNamespace
 
-from printshop.products.characters.lists import ListsModel, kind_of
-from printshop.render.pdf.layers import FormArt, Overlay, PageArt, place_stamp
-from printshop.render.job_warnings import collect_warnings
 from printshop.products.characters.job import LayeredSheet
+from printshop.products.characters.lists import ListsModel, kind_of
 from printshop.render.checks import FitCheck
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf.layers import FormArt, Overlay, PageArt, place_stamp
 
 # Stamps go in an even number of equal jobs (two workers finish them together; constants,
 # not the machine's cores, so the pack's bytes do not depend on the machine) of

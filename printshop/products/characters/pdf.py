@@ -4,22 +4,20 @@ pregen_layers.py), checked page by page, in order for the merge."""
 
 from __future__ import annotations
 
-
 from printshop.errors import PrintshopError
-from printshop.products.common import base_url
 from printshop.products.characters.chunks import LazyJobs, split_into_chunks
-from printshop.render.job_warnings import collect_warnings
-from printshop.render.job import RenderJob
+from printshop.products.common import base_url
 from printshop.render.checks import FitCheck
+from printshop.render.job import RenderJob
+from printshop.render.job_warnings import collect_warnings
 
 
 def render_parts(pregens, ctx, characters, paper, pack, layout):
     """Every page of a pack, as chunk PDFs to be joined in order (a LayeredMerge: its
     `result` is the file). A chunk's HTML is made only when a worker is ready for it, and
     its PDF waits on disk, so a big pack never holds all of either in memory."""
+    from printshop.products.characters import pregens as settings  # (tests change these)
     from printshop.render.pdf.layered_merge import LayeredMerge
-
-    from printshop.products.characters import pregens as settings   # (tests change these)
 
     sheets_css = pregens._stylesheets(paper)
     roots = tuple(str(r) for r in pregens.project.read_roots)

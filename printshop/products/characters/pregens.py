@@ -16,20 +16,24 @@ from markupsafe import Markup
 from pydantic import Field, model_validator
 
 from printshop import __version__
-from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import (check_stylesheets, inline_css_for_screen,
-                                       jinja_environment, page_size_css, stylesheet,
-                                       template_problem)
 from printshop.products.characters.recipe_pack import RecipePack
+from printshop.products.common import (
+    check_stylesheets,
+    inline_css_for_screen,
+    jinja_environment,
+    page_size_css,
+    stylesheet,
+    template_problem,
+)
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
 from printshop.render.job import Stylesheet
 from printshop.roll.recipe import Character, Recipe, Roller
 from printshop.source.schema import Strict
 from printshop.source.yamlfile import load_yaml
-from printshop.render.checks import FitCheck
 
 MAX_COUNT = 10_000          # more than this needs a confirmation (--yes)
 HARD_MAX_COUNT = 1_000_000

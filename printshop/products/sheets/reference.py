@@ -28,20 +28,25 @@ from pydantic import Field
 from printshop import __version__
 from printshop.errors import PrintshopError, Problem, Problems, display_path
 from printshop.output import BuildOutput, check_output_name
-from printshop.products import BuildContext, Product
-from printshop.products.common import (base_url, build_date, check_stylesheets,
-                                       jinja_environment, stylesheet, warn_missing_glyphs)
+from printshop.products import BuildContext, Product, markup
+from printshop.products.common import (
+    base_url,
+    build_date,
+    check_stylesheets,
+    jinja_environment,
+    stylesheet,
+    warn_missing_glyphs,
+)
 from printshop.products.sheets.layout import Place, card_pages, layout_pages
-from printshop.products import markup
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import _template_frame, render_template
-from printshop.render.pdf.merge import merge_pdfs
-from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf.merge import merge_pdfs
 from printshop.safepath import UnsafePath, resolve_inside
 from printshop.source.schema import Strict
 from printshop.source.sheets import Sheet, load_sheet
 from printshop.source.yamlfile import load_yaml
-from printshop.render.checks import FitCheck
 
 TABLE_PARTIAL = "partials/table.html.j2"
 SHEET_TEMPLATE = "sheets/sheet.html.j2"

@@ -29,6 +29,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from printshop.resources import FONTS_DIR as BUNDLED_FONTS
+
 BUNDLED_FAMILIES = ("Vollkorn", "Roboto Condensed", "Pirata One", "DejaVu Sans Mono")
 # The machine's own configuration, as it was before a worker isolated itself.
 SYSTEM_CONFIG = os.environ.get("FONTCONFIG_FILE") or "/etc/fonts/fonts.conf"

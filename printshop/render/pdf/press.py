@@ -16,8 +16,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from printshop.profiles import (MARK_GAP_MM, MARK_LENGTH_MM, PDFX_KEYS, POINTS_PER_MM,
-                                marks_room_mm)
+from printshop.profiles import MARK_GAP_MM, MARK_LENGTH_MM, PDFX_KEYS, POINTS_PER_MM, marks_room_mm
 
 FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # PDF/X needs dates; no clock read
 

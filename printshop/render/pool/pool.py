@@ -28,8 +28,8 @@ from multiprocessing.connection import wait
 from typing import Any, Callable
 
 from printshop.render.pool import early
-from printshop.render.pool.serial import InProcess
 from printshop.render.pool.launch import _exit_status, start_workers, stop_worker
+from printshop.render.pool.serial import InProcess
 from printshop.render.pool.workers import _Worker
 
 # Called (in the calling thread's context) once a call's batch is in the pool's list: a

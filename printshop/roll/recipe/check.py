@@ -13,8 +13,13 @@ from printshop.roll.recipe import abstract as A
 from printshop.roll.recipe.abstract import ANY, Abs, Choice, Known, ListOf, Rec, Rows, Span
 from printshop.roll.recipe.evaluate import CTX, EvalError, _index, compile_node, get_attribute
 from printshop.roll.recipe.expr import Node
-from printshop.roll.recipe.functions import (COLUMN_ARGUMENT, FUNCTIONS, RANDOM,
-                                             TABLE_ARGUMENT, Context)
+from printshop.roll.recipe.functions import (
+    COLUMN_ARGUMENT,
+    FUNCTIONS,
+    RANDOM,
+    TABLE_ARGUMENT,
+    Context,
+)
 
 
 class ExprChecker:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+
 from printshop.errors import Problems
 from printshop.roll.recipe.dice_ops import DiceSpec, dice_spec
 from printshop.roll.recipe.evaluate import compile_node
@@ -20,8 +21,8 @@ from printshop.source.tables import TABLE_ID_RE
 from printshop.source.yamlfile import YamlDoc
 
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-TOP_KEYS = ("title", "description", "noun", "nouns", "name_line", "sheet", "label", "classes", "data", "per_class", "steps",
-            "json", "reroll_while", "index", "checks")
+TOP_KEYS = ("title", "description", "noun", "nouns", "name_line", "sheet", "label", "classes",
+            "data", "per_class", "steps", "json", "reroll_while", "index", "checks")
 COMMON = ("when", "else", "value", "label", "show", "format")
 FORMATS = ("signed",)   # how a sheet prints the value: signed: +1, 0, −1
 KINDS = {   # a step's kind (its first key) and the options it takes besides COMMON

@@ -16,7 +16,7 @@ from printshop.errors import PrintshopError, Problem, display_path
 from printshop.roll.recipe.evaluate import CTX
 from printshop.roll.recipe.functions import Context
 from printshop.roll.recipe.model import Recipe, Where
-from printshop.roll.recipe.steps import (StepError, evaluate, roll_table, run_step)
+from printshop.roll.recipe.steps import StepError, evaluate, roll_table, run_step
 from printshop.roll.recipe.values import Character, Record
 
 ITEM_KIND = "character"   # the `kind` of item_rng: characters have their own stream

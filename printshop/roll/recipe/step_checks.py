@@ -6,12 +6,12 @@ from __future__ import annotations
 from printshop.roll.recipe import abstract as A
 from printshop.roll.recipe.abstract import ANY, Known, ListOf, Rec, Rows, Span
 from printshop.roll.recipe.check import ExprChecker
-from printshop.roll.recipe.expr import parse
 from printshop.roll.recipe.evaluate import compile_node
+from printshop.roll.recipe.expr import parse
 from printshop.roll.recipe.functions import FUNCTIONS
 from printshop.roll.recipe.model import Expr, Recipe, Step, TableRef
-from printshop.roll.recipe.values import Record
 from printshop.roll.recipe.steps import MAX_THEN_DEPTH
+from printshop.roll.recipe.values import Record
 
 
 def final_rows(table_id: str, tables: dict, depth: int = 0) -> list[tuple[str, object]]:
@@ -31,7 +31,7 @@ def class_ids(recipe: Recipe, tables: dict, table_id: str | None = None) -> list
     for tid in ([table_id] if table_id else recipe.class_tables.values()):
         if tid not in tables:
             continue
-        for owner, row in final_rows(tid, tables):
+        for _owner, row in final_rows(tid, tables):
             value = row.values.get("id")
             if value is not None and value not in found:
                 found.append(value)

@@ -179,7 +179,8 @@ class Links:
         return None
 
     # --- images ----------------------------------------------------------------------------
-    def image(self, source: SourceFile, src: str, embed: bool = False) -> tuple[str | None, str | None]:
+    def image(self, source: SourceFile, src: str,
+              embed: bool = False) -> tuple[str | None, str | None]:
         """(file URI or None for a placeholder, problem or None)."""
         lowered = src.strip().lower()
         if lowered.startswith(("http://", "https://", "//")):

@@ -30,13 +30,17 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
 from printshop.errors import PrintshopError, Problems
-from printshop.source.markdown import (callouts, containers, kramdown, rawhtml, widetables,
-                                       wikilinks)
-from printshop.source.markdown.chapters import (Chapter, book_title, promote_first_heading,
-                                                reading_keys, split_chapters)
+from printshop.source.icons import UnknownIcon, icon_set, use_icons
+from printshop.source.markdown import callouts, containers, kramdown, rawhtml, widetables, wikilinks
+from printshop.source.markdown.chapters import (
+    Chapter,
+    book_title,
+    promote_first_heading,
+    reading_keys,
+    split_chapters,
+)
 from printshop.source.markdown.frontmatter import FrontMatter, split_front_matter
 from printshop.source.markdown.links import Heading, Links, SourceFile
-from printshop.source.icons import UnknownIcon, icon_set, use_icons
 from printshop.source.markdown.slugs import Slugger, unique_id
 from printshop.source.yamlfile import read_text
 
