@@ -15,13 +15,16 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from printshop import deps
 from printshop.errors import Problem, display_path
 from printshop.render.extension import JobExtension, JobRun
 from printshop.render.job_warnings import as_problem, capture, summarise_notdef
 from printshop.render.weasy.speedups import layout_only
+
+if TYPE_CHECKING:
+    from printshop.render.fonts import FontPolicy
 
 E = TypeVar("E", bound=JobExtension)
 
@@ -51,7 +54,7 @@ class RenderJob:
     layout_only: bool = False  # lay out, make no PDF (pdf is b"")
     cmyk_icc: str | None = None  # CMYK print profile: raster images converted with this ICC
     epoch: int = 0  # set by the Renderer: a worker's caches last one build (see Renderer)
-    fonts: object = None     # printshop.render.fonts.FontPolicy; None: bundled fonts only
+    fonts: FontPolicy | None = None   # None: the bundled fonts only
     extensions: tuple[JobExtension, ...] = ()
 
     def get(self, kind: type[E]) -> E | None:

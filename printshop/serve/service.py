@@ -149,7 +149,8 @@ class BuildService(FormJobs):
                 # workers a product let go (a pregen pack frees their memory before its
                 # merge) or that a failed render took down start again while the author
                 # writes, not after the next save
-                self._renderer.start()
+                if self._renderer is not None:
+                    self._renderer.start()
 
     def _is_dirty(self) -> bool:
         with self.changed:
@@ -305,14 +306,17 @@ class BuildService(FormJobs):
         from printshop.errors import PrintshopError
         from printshop.output import write_atomic
         from printshop.products import BuildContext, load_products
+        from printshop.products.book.guide import Guide
         from printshop.project import Project
 
         started = time.monotonic()
         try:
             project = Project.load(self.source)
             product, = load_products(project, [name])
-            ctx = BuildContext(project=project, renderer=self._renderer)
-            self._renderer.new_build()
+            renderer = self._renderer
+            assert renderer is not None and isinstance(product, Guide)   # (started; a book)
+            ctx = BuildContext(project=project, renderer=renderer)
+            renderer.new_build()
             with deps.recording(deps.Recorder()):
                 preview = product.chapter_preview(ctx, source, pages, composed)
         except PrintshopError:
@@ -348,7 +352,8 @@ class BuildService(FormJobs):
             version = version_of(self.out / output)
             if version:
                 files[output] = version
-        pages = {f: n for f, n in self.state.pages.items() if f in files}
+        pages: dict[str, int | None] = {f: n for f, n in self.state.pages.items()
+                                        if f in files}
         for output in files:
             if output.endswith(".pdf") and files[output] != self.state.files.get(output):
                 pages[output] = page_count(self.out / output)

@@ -72,7 +72,8 @@ def _declarations(content):
 
 
 def _families(tokens) -> list[str]:
-    families, current = [], []
+    families: list[str] = []
+    current: list[str] = []
     for token in list(tokens) + [None]:
         if token is None or (token.type == "literal" and token.value == ","):
             name = " ".join(current).strip()

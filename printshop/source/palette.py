@@ -148,9 +148,10 @@ class Colours:
         if self.mode == "cmyk":
             a, b = self.cmyk_of(value), self.cmyk_of(other)
             return device_cmyk(tuple(x + (y - x) * amount for x, y in zip(a, b)))
-        a = [int(self.srgb_of(value)[i:i + 2], 16) for i in (1, 3, 5)]
-        b = [int(self.srgb_of(other)[i:i + 2], 16) for i in (1, 3, 5)]
-        return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
+        rgb_a = [int(self.srgb_of(value)[i:i + 2], 16) for i in (1, 3, 5)]
+        rgb_b = [int(self.srgb_of(other)[i:i + 2], 16) for i in (1, 3, 5)]
+        return "#" + "".join(f"{round(x + (y - x) * amount):02x}"
+                             for x, y in zip(rgb_a, rgb_b))
 
     def variables_css(self) -> str:
         """`:root { --name: value; … }` for stylesheets written with var(--name)."""

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from html import escape, unescape
 
@@ -84,8 +86,9 @@ class Part:
         book = self.book
         return book.body_start + (self.end - self.start) + (len(book.html) - book.body_end)
 
-    def document(self, numbers: dict | None, *, elsewhere: set[str] = frozenset(),
-                 next_kind: str | None = None, opening: str = "") -> NumberedPart:
+    def document(self, numbers: Mapping[str, int | str] | None, *,
+                 elsewhere: AbstractSet[str] = frozenset(), next_kind: str | None = None,
+                 opening: str = "") -> NumberedPart:
         """The part as a document of its own, each reference numbered from `numbers` (id →
         page; the placeholder where unknown). References to `elsewhere` (ids of other
         parts) point at stand-ins laid out invisibly at the part's opening, out of the
@@ -352,7 +355,7 @@ class _Reader:
             self.title_depth -= 1
             if not self.title_depth:
                 self.book.parts[-1].title = unescape("".join(self.title_text)).strip()
-        elif tag == "p" and self.book_title:
+        elif tag == "p" and self.book_title and self.book.title_element is not None:
             self.book_title = False
             start, _ = self.book.title_element
             self.book.title_element = (start, offset + len("</p>"))

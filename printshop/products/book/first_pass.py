@@ -34,7 +34,7 @@ ONE_DIGIT = 9     # the last page whose number is narrower than the placeholder
 
 
 def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
-               ) -> tuple[list[RenderResult], list[tuple[str, int]]]:
+               ) -> tuple[list[RenderResult | None], list[tuple[str, int]]]:
     """Each of `parts` laid out once (`layout_only`), kept by its worker if `keep`: the
     results, and each part's kept layout (its token, the pid of the worker keeping it, 0
     for none) for `book_parts.render_in_parts`."""
@@ -48,14 +48,15 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
 
     def make(index: int) -> RenderJob:
         numbers = _best_numbers(parts, results, placed(parts, results)[1])
-        firsts = None
+        firsts: list[int | None] | None = None
         if all(result is not None for result in results[:index]):
             # every part before it is laid out: it is laid out where it starts in the book
             # (on its side of the spread), and finishing it only sets its numbers
             firsts = [None] * len(parts)
             firsts[index] = _covered(parts, results) + 1
         made, = part_jobs(job, parts, sheets, numbers, firsts, [index], True, keep=keep)
-        tokens[index] = made.get(BookPart).keep
+        part = made.get(BookPart)
+        tokens[index] = part.keep if part is not None else ""
         return made
 
     def add_next() -> None:
@@ -77,7 +78,7 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
     for _ in range(max(1, workers)):
         add_next()
     ctx.renderer.run(queue, done)
-    return results, [(token, BookPart.found_in(result).kept_by)
+    return results, [(token, BookPart.found_in(result).kept_by if result else 0)
                      for token, result in zip(tokens, results)]
 
 

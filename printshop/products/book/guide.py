@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 from markupsafe import Markup
 
@@ -148,7 +148,8 @@ class Guide(Product):
             except PrintshopError as exc:
                 problems.extend(exc)
         try:
-            self._checked = self.read()   # what the build composes, in the same build
+            # what the build composes, in the same build
+            self._checked: tuple[Manuscript, MarkdownReader] | None = self.read()
         except PrintshopError as exc:
             problems.extend(exc)
             warnings = exc.warnings
@@ -168,7 +169,8 @@ class Guide(Product):
             except PrintshopError as exc:
                 problems.extend(exc)
         problems.raise_if_any(warnings)
-        self._warn_unprinted_tables(ctx, self._checked[0])
+        if self._checked is not None:
+            self._warn_unprinted_tables(ctx, self._checked[0])
 
     def _check_blank_sheet(self, ctx: BuildContext):
         def check() -> None:
@@ -232,7 +234,9 @@ class Guide(Product):
         manuscript, reader = self._composed_inputs
         project = self.project
         # a build's editions share the tables and class boxes (most of the HTML edition's time)
-        env, partials = getattr(self, "_shared", None) or (jinja_environment(project), {})
+        shared: tuple[Any, dict[tuple, tuple[str, Any]]] = \
+            getattr(self, "_shared", None) or (jinja_environment(project), {})
+        env, partials = shared
 
         def partial(key, name, **context) -> str:
             if key not in partials:
@@ -274,6 +278,7 @@ class Guide(Product):
             if not wanted:
                 return ""
             if name == "class":
+                assert classes is not None    # (checked: no class without classes.yaml)
                 cls = next(c for c in classes.classes if c.id == argument)
                 return partial((name, argument), "partials/class.html.j2", cls=cls,
                                qualities=_save_qualities(cls))
@@ -312,7 +317,7 @@ class Guide(Product):
             fonts = predicted_fonts(bodies, policy, project.manifest.language)
         manifest = project.manifest
         front = manuscript.front_matter
-        book = {
+        book: dict[str, Any] = {
             # the manifest, else the opening file's front matter or first heading, else the
             # folder's name
             "title": self.options.title or manifest.title or manuscript.title
@@ -356,7 +361,8 @@ class Guide(Product):
         return embed_images(html, project.read_roots) if edition == "screen" else html
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
-        self._shared = (jinja_environment(self.project), {})   # compose's, for this build
+        # compose's, for this build
+        self._shared: tuple[Any, dict] = (jinja_environment(self.project), {})
         try:
             recorder = deps.current()
             if recorder is None:  # built outside the builder: record for the colophon anyway

@@ -27,6 +27,7 @@ caller lays the whole book out instead.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from printshop.products.book.composed import EXTERNAL, Part
@@ -40,7 +41,7 @@ _TOKENS = itertools.count(1)  # names of the first pass's layouts kept in the wo
 
 
 def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
-              numbers: dict[str, int] | None, firsts: list[int] | None,
+              numbers: Mapping[str, int | str] | None, firsts: Sequence[int | None] | None,
               which: list[int], layout_only: bool, strings: list[tuple] | None = None,
               kept: list[tuple[str, int]] | None = None, keep: bool = False
               ) -> list[RenderJob]:
@@ -72,13 +73,17 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
     return jobs
 
 
-def placed(parts: list[Part], results: list[RenderResult]
+def placed(parts: list[Part], results: Sequence[RenderResult | None]
            ) -> tuple[list[int], dict[str, int], list[tuple]]:
     """Each part's first page in the book, each id's page and the named strings each part
     starts with, from the parts' renders (each has one page too many, its next part's
     empty element, but the last); of the parts before the first without a result (None),
     while the first pass is still under way (book_first_pass.py)."""
-    firsts, pages, strings, current, next_page = [], {}, [], {}, 1
+    firsts: list[int] = []
+    pages: dict[str, int] = {}
+    strings: list[tuple] = []
+    current: dict[str, str] = {}
+    next_page = 1
     for index, result in enumerate(results):
         if result is None:
             break
@@ -156,7 +161,9 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
             continue
         todo = fitting.settle(parts, results, firsts, numbers) if fitting else []
         if not todo:
-            return joined(job, parts, results, firsts, numbers), (firsts, numbers, strings)
+            # (every part has its result: the first round laid them all out)
+            done = [result for result in results if result is not None]
+            return joined(job, parts, done, firsts, numbers), (firsts, numbers, strings)
     return None
 
 

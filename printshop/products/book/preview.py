@@ -20,6 +20,7 @@ replaces this preview.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from printshop.products.book.composed import Book, parse
 from printshop.products.book.job import BookPart
@@ -53,9 +54,10 @@ class PageMap:
 def page_map(book: Book | None, anchors: dict[str, int], pages: int) -> PageMap | None:
     """The map of a book (`composed.parse` of its HTML) rendered with `anchors`
     (book_pages.render_book keeps them)."""
-    chapters = []
+    chapters: list[dict[str, Any]] = []
     for part in book.parts if book is not None else []:
-        if part.kind == "chapter" and part.source and part.title_id in anchors:
+        if part.kind == "chapter" and part.source and part.title_id and \
+                part.title_id in anchors:
             chapters.append({"source": part.source, "id": part.title_id,
                              "first": anchors[part.title_id]})
     if not chapters:
@@ -85,7 +87,9 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
     is called once its HTML is made, before it renders."""
     known = pages.chapter(source)
     sheets = literal_stylesheets(job.stylesheets)
-    book = parse(job.html) if sheets is not None and known is not None else None
+    if known is None or sheets is None:
+        return None
+    book = parse(job.html)
     if book is None:
         return None
     chapters = [part for part in book.parts if part.kind == "chapter"]
@@ -102,7 +106,6 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
     numbers = dict(pages.anchors)
     if part.title_id:
         numbers[part.title_id] = first
-    result = None
     if composed is not None:
         composed()
     for _ in range(MAX_PASSES):

@@ -195,6 +195,7 @@ class CardComposer:
             return None
         text = credits_line(printed, self.project.root)
         note = _note(page, group.imposition)
+        assert page.note is not None    # (asked only of a page with a note)
         box = page.note.box
         length = box.height if page.note.rotated else box.width
         if len(text) * 1.0 > length:   # Roboto Condensed 5 pt: about 1 mm a character
@@ -223,7 +224,8 @@ class CardComposer:
         html = self.sheets(group, group_index, pages, fit, with_faces=False)
         sizes: dict[tuple[float, float], int] = {}
         found: dict[tuple, int] = {}
-        face_pages, placements = [], []
+        face_pages: list = []
+        placements: list = []
         for page in pages:
             placed = []
             for face in page.faces:
@@ -264,6 +266,7 @@ def fit_name(group_index: int, card_index: int) -> str:
 
 def _note(page: Page, imposition: Imposition) -> dict:
     note = page.note
+    assert note is not None    # (asked only of a page with a note)
     length = note.box.height if note.rotated else note.box.width
     if imposition.layout == "home":
         long_text = (f"Print at 100 % (actual size, no scaling), double-sided, flip on "
@@ -297,6 +300,7 @@ def sheet_job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group
     """The render job of a group's `pages` (with `tries`: probes, see CardComposer.sheets),
     each data-fit box checked for overflow."""
     project = composer.project
+    extra: tuple[Stylesheet, ...]
     if tries is None:   # sheets to print: each face laid out on a page of its own
         html, placements, faces_css = composer.imposed_sheets(group, group_index, pages, fit)
         extra = (faces_css,)

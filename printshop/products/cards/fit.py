@@ -39,7 +39,7 @@ def overflows_by_box(result) -> dict[tuple[int, int, str], object]:
     found: dict[tuple[int, int, str], object] = {}
     for overflow in FitCheck.overflows(result):
         gi, ci, box = _card_of(overflow.name)
-        if gi is not None:
+        if gi is not None and ci is not None:
             found.setdefault((gi, ci, box), overflow)
     return found
 

@@ -71,6 +71,7 @@ class CardsProduct(Product):
             raise PrintshopError.at(path, f"products.{self.name}: deck '{deck.id}' is rolled: "
                                     "give a seed and either per_tier (cards per tier) or "
                                     "count", line)
+        assert deck.spec.hirelings is not None    # (a hireling deck's settings)
         tables = hireling_tables(self.project.tables, deck.spec.hirelings, deck.path)
         if options.per_tier is not None:
             unknown = sorted(set(options.per_tier) - set(tables.tier_numbers))

@@ -126,7 +126,7 @@ class SheetRun:
         if tag[0] == "sheet":
             self._sheet_done(tag[1], result)
         elif tag[0] == "look":
-            self._look_done(*tag[1:], result)
+            self._look_done(tag[1], tag[2], tag[3], result)
         else:
             _, key, which = tag
             self._probe_done(self.boxes[key], which, result)
@@ -170,7 +170,7 @@ class SheetRun:
 
     def _look_done(self, index: int, gi: int, ci: int, result) -> None:
         name = f"look-{gi}-{ci}"
-        found = {}
+        found: dict = {}
         for overflow in FitCheck.overflows(result):
             card, _, box = overflow.name.partition(":")
             if card == name:

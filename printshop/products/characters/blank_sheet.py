@@ -414,5 +414,7 @@ def blank_sheet_product(project) -> BlankSheet:
         if isinstance(raw, dict) and raw.get("kind") == "blank-sheet":
             from printshop.products import load_products
 
-            return load_products(project, [name])[0]
+            product = load_products(project, [name])[0]
+            assert isinstance(product, BlankSheet)
+            return product
     return BlankSheet(project, "blank-sheet", BlankSheetOptions(kind="blank-sheet"))

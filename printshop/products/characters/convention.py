@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -88,6 +88,7 @@ class Part:
 class Convention(Product):
     kind = "convention"
     Options = ConventionOptions
+    entry: dict   # the manifest entry `printshop kit` made it from (products/characters/kit.py)
 
     def __init__(self, project, name, options):
         super().__init__(project, name, options)
@@ -132,7 +133,8 @@ class Convention(Product):
                                           f"{self.count:,} characters, more than {MAX_COUNT:,}"))
         self.pregens.check(ctx)   # tables, classes, the sheet template and stylesheets
         problems = Problems()
-        wanted = [("player_reference", o.player_reference)] if o.player_reference else []
+        wanted: list[tuple[str | tuple[str, int], Any]] = \
+            [("player_reference", o.player_reference)] if o.player_reference else []
         wanted += [(("include", i), name) for i, name in enumerate(o.include)]
         for where, name in wanted:
             kind = include_kind(self.project, name)
@@ -228,6 +230,7 @@ class Convention(Product):
                     outline.append((part.label, page))
                     envelope.append({"part": part.label, "first_page": page + 1})
                 for n, c in enumerate(part.characters):
+                    assert part.seat is not None    # (characters sit at a seat)
                     _seat_entry(kit, t, part.seat)["characters"].append({
                         "index": c.index, "id": c.id, "class": c.kind,
                         "class_name": c.label, "page": page + n * per_character + 1})

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from printshop.render.extension import JobExtension
+
+if TYPE_CHECKING:
+    from printshop.render.pdf.layers import Overlay
 
 
 @dataclass(frozen=True)
@@ -19,7 +23,7 @@ class LayeredSheet(JobExtension):
     name = "layered-sheet"
     slots: bool = False
     stamps: tuple = ()
-    overlay: object = None
+    overlay: Overlay | None = None
 
     def lay_out(self, run):
         if not self.stamps:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Any
 
 from printshop.products.characters.job import LayeredSheet
 from printshop.products.characters.lists import ListsModel, kind_of
@@ -113,7 +114,7 @@ class LayeredSheets:
         """`warn`: called with each warning of the forms and stamps (a label in the form
         that no font can print is the pack's problem like any other)."""
         marks = marks or {}
-        firsts: dict[tuple, object] = {}
+        firsts: dict[tuple, Any] = {}
         for c in characters:
             firsts.setdefault(self.keys[c.index], c)
         order = sorted(firsts)
@@ -160,8 +161,8 @@ class LayeredSheets:
             lists=None)
         # a third page holds the first character's lists: stacked from there, if they
         # stack there as WeasyPrint laid them out
-        lists = ListsModel(found[2] if result.pages == 3 else {})
-        if not stack_lists or \
+        lists: ListsModel | None = ListsModel(found[2] if result.pages == 3 else {})
+        if not stack_lists or lists is None or \
                 not lists.check([name for name, _ in self.pieces.get(first.index, ())]):
             lists = None
         return SimpleNamespace(art=FormArt(pdf=result.pdf, band_top_px=band["bottom"].top),
@@ -174,7 +175,7 @@ class LayeredSheets:
         The pieces of the sheets' lists are stamps too (products/characters/lists.py)."""
         distinct: dict[tuple, tuple] = {}   # look → (slot, text)
         uses: list[tuple] = []              # (form key, slot name, text, look)
-        piece_looks: dict[int, list] = {}   # character → its pieces' looks, or None
+        piece_looks: dict[int, list | None] = {}   # character → its pieces' looks, or None
 
         def look_of(slot, text):
             look = (slot.chain, slot.tag, slot.cls, round(slot.content_width, 3), text)
@@ -261,10 +262,14 @@ class LayeredSheets:
     # --- 3. a chunk ------------------------------------------------------------------------------
     def job(self, characters, marks: dict[int, str] | None = None):
         marks = marks or {}
-        layers, geometry, forms, pages, sources = {}, {}, {}, [], set()
+        layers: dict = {}
+        geometry: dict = {}
+        forms: dict = {}
+        pages: list = []
+        sources: set = set()
         for c in characters:
             key = self.keys.get(c.index)
-            form = self.forms.get(key)
+            form = self.forms.get(key) if key is not None else None
             art = None
             if form is not None:
                 stamps = [form.places.get((name, text))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from markupsafe import Markup
 from pydantic import Field, model_validator
@@ -117,7 +117,7 @@ class Pregens(RecipePack, Product):
         self.large_ok = large_ok  # more than MAX_COUNT characters was confirmed
         self._recipe: Recipe | None = None
         self._roller: Roller | None = None
-        self._env = None
+        self._env: Any = None    # the Jinja environment, made when first needed
         self._characters: list[Character] | None = None
 
     # --- inputs ------------------------------------------------------------------------------

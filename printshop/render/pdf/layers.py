@@ -167,7 +167,8 @@ def stamps_html(requests: list[tuple[Slot, str]]) -> str:
     from html import escape
 
     body = requests[0][0].chain[0] if requests and requests[0][0].chain else ("body", "")
-    parts, open_chain = [], None
+    parts: list[str] = []
+    open_chain: tuple | None = None
     for n, (slot, text) in enumerate(requests):
         chain = tuple(slot.chain[1:])
         if chain != open_chain:
@@ -241,7 +242,7 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False,
 
     pdf = pikepdf.open(io.BytesIO(values_pdf))
     own = sources is None
-    sources = Sources() if own else sources
+    sources = Sources() if sources is None else sources
     xobjects: dict[tuple, object] = {}
     digests: dict[int, str] = {}
 

@@ -32,6 +32,7 @@ import contextvars
 from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 MAX_KEPT = 64          # layouts a worker keeps (a build's parts), oldest dropped first
 
@@ -46,7 +47,7 @@ class _Kept:
     what: tuple           # what else decided the layout (stylesheets, fonts …: the caller's)
     first: int            # the page in the book its first page was numbered as (1: any)
     epoch: int
-    document: object      # the first pass's Document: metadata, fetcher, fonts, profiles
+    document: Any         # the first pass's Document: metadata, fetcher, fonts, profiles
     layout: _Layout
 
 
@@ -57,7 +58,10 @@ class _Layout:
     def __init__(self, resume_pages=None, page_offset: int = 0):
         self.resume_pages = resume_pages
         self.page_offset = page_offset
-        self.html = self.root_box = self.context = None
+        # (WeasyPrint's, untyped)
+        self.html: Any = None
+        self.root_box: Any = None
+        self.context: Any = None
         self.pages: list[tuple] = []
 
 
@@ -145,9 +149,11 @@ def install() -> None:
             page_state = (quote_depth, counters, scopes, groups)
         return make_margin_boxes(context, page, page_state)
 
-    recorded_make_all_pages.printshop_resume = True
-    recorded_make_all_pages.printshop_original = make_all_pages
-    kept_page_maker.printshop_original = initialize_page_maker
+    # markers on the functions put in WeasyPrint's place (what `install` and `supported`
+    # look for): attributes of a function, which mypy does not know
+    recorded_make_all_pages.printshop_resume = True  # type: ignore[attr-defined]
+    recorded_make_all_pages.printshop_original = make_all_pages  # type: ignore[attr-defined]
+    kept_page_maker.printshop_original = initialize_page_maker  # type: ignore[attr-defined]
     layout.make_all_pages = recorded_make_all_pages
     layout.initialize_page_maker = kept_page_maker
     layout.make_margin_boxes = shifted_margin_boxes

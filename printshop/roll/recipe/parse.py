@@ -47,7 +47,7 @@ class Reader:
 
     def __init__(self, doc: YamlDoc, problems: Problems):
         self.doc, self.problems = doc, problems
-        self.lines = None
+        self.lines: list[str] | None = None
 
     # --- locating ---------------------------------------------------------------------------
     def where(self, loc: tuple, key: bool = False) -> Where:
@@ -316,7 +316,9 @@ class Reader:
             elif key in ENTRY_KEYS:
                 setattr(entry, key, self.expr(value, loc + (key,)))
             elif NAME_RE.match(str(key)) and key not in ("name",):
-                entry.fields[key] = self.expr(value, loc + (key,))
+                expr = self.expr(value, loc + (key,))
+                if expr is not None:    # (else its problem is said: the recipe fails)
+                    entry.fields[key] = expr
             else:
                 self.problem(self.where(loc + (key,), key=True), f"'{key}' cannot be an "
                              "item's field (item, quantity and kind are built in)")

@@ -48,7 +48,7 @@ def classify(rows: list[list[str]]) -> list[str]:
     pad = CELL_PADDING_CHARS * columns
     wanted = sum(natural) + pad
     minimum = sum(longest) + pad
-    classes = []
+    classes: list[str] = []
     if wanted <= COLUMN_CHARS and columns <= 5:
         return classes
     classes.append("wide")
