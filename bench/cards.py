@@ -56,8 +56,7 @@ def main() -> int:
 
     source = REPO / "rules-src"
     project = Project.load(source)
-    from chromium import alternate, chromium_available, chromium_print, printshop_run, \
-        seconds_list
+    from chromium import alternate, chromium_available, chromium_print, printshop_run, seconds_list
     from pypdf import PdfReader
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -58,8 +58,7 @@ GOAL = 3.0  # printshop's time / Chromium's, at most
 
 
 def main(runs: int = 3, weasyprint: bool = False) -> dict:
-    from chromium import alternate, chromium_available, chromium_print, printshop_run, \
-        seconds_list
+    from chromium import alternate, chromium_available, chromium_print, printshop_run, seconds_list
     from pypdf import PdfReader
 
     with tempfile.TemporaryDirectory(prefix="bench-guide-") as out:

@@ -102,7 +102,8 @@ def serve_times(project: Path) -> dict:
         html = None
         since = saved
         while html is None:   # a new HTML edition: the page reloads it
-            t, st = wait_for(lambda st: st["files"].get("players-guide.html") != html_before,
+            t, st = wait_for(lambda st, before=html_before:
+                             st["files"].get("players-guide.html") != before,
                              since, "HTML edition")
             with urllib.request.urlopen(url + "players-guide.html", timeout=30) as page:
                 if marker.encode() in page.read():
@@ -167,8 +168,9 @@ def main() -> None:
           f"{full / results['noop_build_s']:.0f}x faster (goal < 1 s)")
     for label in ("chapter", "deck", "table"):
         seconds = results[f"edit_{label}_s"]
+        rebuilt = ", ".join(results[f"edit_{label}_rebuilt"])
         print(f"one {label} edited{' ' * (17 - len(label))}{seconds:8.2f} s   "
-              f"{full / seconds:.1f}x faster; rebuilt {', '.join(results[f'edit_{label}_rebuilt'])}")
+              f"{full / seconds:.1f}x faster; rebuilt {rebuilt}")
     print(f"serve: chapter saved → HTML served {results['serve_chapter_to_html_s']:8.2f} s "
           "(goal < 2 s)")
     print(f"serve: chapter saved → its pages   {results['serve_chapter_to_first_pages_s']:8.2f} s "

@@ -18,8 +18,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from chromium import (REPO, alternate, chromium_available, chromium_print,  # noqa: E402
-                      load, printshop_run, seconds_list)
+from chromium import (  # noqa: E402
+    REPO,
+    alternate,
+    chromium_available,
+    chromium_print,
+    load,
+    printshop_run,
+    seconds_list,
+)
 
 GOAL_S = 15.0
 WORDS_GOAL = 0.05    # issue 26: the words check costs at most 5 % of a cold kit build

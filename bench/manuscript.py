@@ -52,7 +52,7 @@ def chapter(rng: random.Random, number: int, chapters: int) -> str:
             columns = 12 if section == 8 else 4
             lines += ["| " + " | ".join(f"Col {c}" for c in range(columns)) + " |",
                       "|" + "---|" * columns]
-            for row in range(8):
+            for _ in range(8):
                 lines.append("| " + " | ".join(str(rng.randrange(1, 20)) if c else
                                                sentence(rng, 2) for c in range(columns)) + " |")
             lines.append("")
@@ -80,14 +80,13 @@ def weasyprint_alone(source: Path) -> tuple[float, int]:
     from weasyprint import CSS, HTML
     from weasyprint.text.fonts import FontConfiguration
 
+    from printshop import deps
     from printshop.products import BuildContext, load_products
     from printshop.products.common import page_size_css, stylesheet
+    from printshop.products.printing import colours_for, palette_css
     from printshop.project import Project
     from printshop.render.fetcher import ProjectFetcher
     from printshop.render.fonts import isolate_fontconfig
-
-    from printshop import deps
-    from printshop.products.printing import colours_for, palette_css
 
     project = Project.load(source)
     guide, = load_products(project)

@@ -92,8 +92,9 @@ def main() -> int:
                          "gain_wall_percent": round(
                              (statistics.median(wall["off"]) - statistics.median(wall["on"]))
                              / statistics.median(wall["off"]) * 100, 1)}
+        wall_gain = results[name]["gain_wall_percent"]
         print(f"{name:<20} {label:<18} CPU median {median['off']:.2f} s off, "
-              f"{median['on']:.2f} s on: {gain:+.1f} % (wall {results[name]['gain_wall_percent']:+.1f} %)"
+              f"{median['on']:.2f} s on: {gain:+.1f} % (wall {wall_gain:+.1f} %)"
               f"   CPU off {' '.join(f'{c:.2f}' for c in cpu['off'])} | on "
               f"{' '.join(f'{c:.2f}' for c in cpu['on'])}", flush=True)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -177,8 +177,7 @@ def measure_speed(args) -> dict:
     """printshop and Chromium on the same pack, alternated; the best of each."""
     import tempfile
 
-    from chromium import (alternate, chromium_available, chromium_print, printshop_run,
-                          seconds_list)
+    from chromium import alternate, chromium_available, chromium_print, printshop_run, seconds_list
 
     source = str(REPO / "rules-src")
     with tempfile.TemporaryDirectory(prefix="bench-pregens-") as folder:

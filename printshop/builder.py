@@ -5,14 +5,24 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printshop import deps
+from printshop.cache import (
+    CACHE_DIR,
+    BuildCache,
+    Freshness,
+    entry_extra,
+    product_key,
+    stored_warnings,
+)
 from printshop.commands import PRINTS_COMMANDS, source_flag
-from printshop.cache import (CACHE_DIR, BuildCache, Freshness, entry_extra, product_key,
-                             stored_warnings)
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.source.yamlfile import load_yaml
+
+if TYPE_CHECKING:
+    from printshop.project import Project
 
 MANIFEST_NAME = "printshop.yaml"
 
@@ -120,10 +130,10 @@ def build_project(source: Path, out: Path, names: list[str] | None = None,
 @dataclass
 class _Plan:
     cache: BuildCache
-    project: object | None   # the loaded Project when planning needed it
+    project: Project | None   # the loaded Project when planning needed it
     manifest_path: Path | None
     entries: dict            # name → manifest entry (with overrides)
-    keys: dict               # name → (cache slot, cache key)
+    keys: dict[str, tuple[str, str]]   # name → (cache slot, cache key)
     fresh: list              # [Freshness] up to date
     stale: list              # [Freshness] to build
 
@@ -133,9 +143,9 @@ def _plan(source: Path, out: Path, names, key_options: dict, force: bool,
     """Which products are up to date, found without loading the project when a manifest
     exists (no WeasyPrint, Jinja or Markdown on this path)."""
     project = None
-    manifest_path = source / MANIFEST_NAME
+    manifest_path: Path | None = source / MANIFEST_NAME
     cache = BuildCache(out, source)
-    raw = _raw_manifest(manifest_path, cache)
+    raw = _raw_manifest(source / MANIFEST_NAME, cache)
     if raw is None or any(n not in raw["products"] for n in names or []):
         from printshop.products import load_products
         from printshop.project import Project
@@ -236,7 +246,7 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
                        progress=progress, **context_options)
     ignore = (project.manifest_path,) if project.manifest_path else ()
     recorders = {p.name: deps.Recorder(ignore=ignore) for p in products}
-    warnings = {p.name: [] for p in products}
+    warnings: dict[str, list[Problem]] = {p.name: [] for p in products}
     output = BuildOutput(plan.cache.out)
     # chunks (card sheets, the book's parts) rendered before are reused; --force renders all
     chunks = ChunkCache(plan.cache.out / CACHE_DIR / "chunks", plan.cache.digest,
@@ -412,7 +422,8 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
         if all(isinstance(f, PrintshopError) for f in ordered):
             problems = Problems()
             for failure in ordered:
-                problems.extend(failure)
+                if isinstance(failure, PrintshopError):   # (all are)
+                    problems.extend(failure)
             problems.raise_if_any(every_warning)
         raise next(f for f in ordered if not isinstance(f, PrintshopError))
     # the files in the manifest's order, whichever product finished first

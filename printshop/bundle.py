@@ -113,6 +113,7 @@ def _entries(product, ctx, work: Path, paper: str) -> list[Entry]:
         if subtitle:
             title += f": {subtitle}"
         layout = layouts.layout_for(ctx, product, paper)
+        assert layout is not None    # (a bundle builds its books with a layout)
         file = f"{product.name}-{layout.kind}.pdf"
         sheet = papers[layout.sheet]["name"]
         if layout.kind == "pocketmod":

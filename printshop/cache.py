@@ -69,7 +69,7 @@ def tool_fingerprint() -> dict:
             if path.is_file() and path.suffix in (".py", ".yaml", ".json", ".txt", ".icc"):
                 code.update(path.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0")
                 code.update(path.read_bytes())
-        distributions = set()
+        distributions: set[str] = set()
         for entry in sys.path:  # site-packages only: not the current folder, which varies
             if os.path.basename(entry) not in ("site-packages", "dist-packages"):
                 continue

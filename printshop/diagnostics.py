@@ -106,7 +106,7 @@ def read_lines(path: str) -> list[str] | None:
 def source_excerpt(problem: Problem, colour: bool = False, lines=read_lines) -> str | None:
     """`  6 |    - roll: 4-6` and, when the column is known, a caret under it."""
     source = lines(problem.path)
-    if not source or not 1 <= problem.line <= len(source):
+    if problem.line is None or not source or not 1 <= problem.line <= len(source):
         return None
     raw = source[problem.line - 1]
     if not raw.strip():

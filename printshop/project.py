@@ -218,7 +218,7 @@ class Project:
         if not hasattr(self, "_classes"):
             path = self.root / "tables" / "classes.yaml"
             try:
-                self._classes = load_classes(path) if path.is_file() else None
+                self._classes: Any = load_classes(path) if path.is_file() else None
             except PrintshopError as exc:
                 if not self.keep_going:
                     raise

@@ -58,7 +58,7 @@ def _notes_in(source: str, fields: set[str]) -> dict[str, str]:
         match = re.match(r"    (\w+)\s*:", line)
         if not match or match[1] not in fields:
             continue
-        above = []
+        above: list[str] = []
         n = number - 1
         while n in alone:
             above.insert(0, comments[n])

@@ -53,7 +53,7 @@ def unprinted_cells(project: Project, sheet_ids: list[str], text: str) -> list[s
     missing = []
     for sheet_id in sheet_ids:
         sheet = load_sheet(project.root / "sheets" / f"{sheet_id}.yaml")
-        for table_id, line, _ in sheet.table_refs():
+        for table_id, _line, _ in sheet.table_refs():
             table = project.tables[table_id]
             for row in table.rows:
                 if table.dice and squash(row.roll_text) not in text:

@@ -7,17 +7,17 @@ import re
 
 import pytest
 
+from conftest import RULES_SRC, pdf_colours, pdf_reader, pdf_text
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
-
-from conftest import RULES_SRC, pdf_colours, pdf_reader, pdf_text
 
 # what the issue asks a player can fill in on screen
 FIELDS = (["name", "class", "level", "alignment", "hp-max", "hp-current", "ac", "melee-attack",
            "melee-damage", "missile-attack", "attack-dice", "damage-die", "attack-rank",
            "armour", "shield", "weapons", "abilities", "skills", "languages", "spells", "kit",
            "notes", "xp", "xp-next"]
-          + [s for stat in ("str", "dex", "con", "int", "wis", "cha") for s in (stat, f"{stat}-mod")]
+          + [s for stat in ("str", "dex", "con", "int", "wis", "cha")
+             for s in (stat, f"{stat}-mod")]
           + [s for save in ("area", "body", "death", "luck", "mind", "rally")
              for s in (f"save-{save}", f"save-{save}-quality")])
 MM = 72 / 25.4
@@ -97,7 +97,8 @@ def test_a_player_fills_it_in_on_screen_and_saves_it(sheets, tmp_path):
 def test_the_print_only_edition_has_no_form(project_copy, tmp_path):
     manifest = project_copy / "printshop.yaml"
     manifest.write_text(manifest.read_text().replace(
-        "    kind: blank-sheet\n", "    kind: blank-sheet\n    fillable: false\n    papers: [a4]\n"))
+        "    kind: blank-sheet\n",
+        "    kind: blank-sheet\n    fillable: false\n    papers: [a4]\n"))
     build_project(project_copy, tmp_path, names=["blank-sheet"], strict=True)
     assert not (tmp_path / "blank-sheet-letter.pdf").exists()
     pdf = (tmp_path / "blank-sheet-a4.pdf").read_bytes()

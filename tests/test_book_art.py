@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import pdf_text
 
+from conftest import pdf_text
 from printshop.builder import build_project
 
 COVER, CAVE = (140, 30, 30), (30, 110, 140)

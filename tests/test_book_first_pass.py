@@ -3,29 +3,33 @@ pages first, in book order, then the longest; each part made with the numbers kn
 
 from __future__ import annotations
 
+from printshop.products.book.composed import parse
 from printshop.products.book.first_pass import _best_numbers, _next_part
-from printshop.products.book.parts import Part, placed
+from printshop.products.book.job import BookPart, PartFound
+from printshop.products.book.parts import placed
 from printshop.render.job import RenderResult
 
 
-def _part(kind: str, ids: list[str], links: list[str], size: int) -> Part:
+def _part(kind: str, ids: list[str], links: list[str], size: int) -> str:
     body = "".join(f'<h2 id="{i}">x</h2>' for i in ids) + "".join(
         f'<a class="xref" href="#{link}">y</a>' for link in links)
-    return Part(kind, f"<html><body><section>{body}{'.' * size}</section></body></html>")
+    opening = "<section>" if kind == "front" else f'<section class="{kind}">'
+    return f"{opening}{body}{'.' * size}</section>"
 
 
-PARTS = [_part("front", ["toc"], ["a", "b", "c", "z"], 300),
-         _part("chapter", ["a"], ["b"], 1000),
-         _part("chapter", ["b"], ["a", "z"], 2000),
-         _part("chapter", ["c"], [], 30000),
-         _part("chapter", ["y"], [], 1000),
-         _part("chapter", ["z"], ["a"], 9000),
-         _part("colophon", [], [], 100)]
+PARTS = parse("<html><body>" + "".join([
+    _part("front", ["toc"], ["a", "b", "c", "z"], 300),
+    _part("chapter", ["a"], ["b"], 1000),
+    _part("chapter", ["b"], ["a", "z"], 2000),
+    _part("chapter", ["c"], [], 30000),
+    _part("chapter", ["y"], [], 1000),
+    _part("chapter", ["z"], ["a"], 9000),
+    _part("colophon", [], [], 100)]) + "</body></html>").parts
 
 
 def _laid_out(pages: int, anchors: dict[str, int]) -> RenderResult:
     # a part's render has one page too many (the next part's empty element) but the last
-    return RenderResult(b"", pages + 1, anchors=anchors)
+    return RenderResult(b"", pages + 1, found={BookPart.name: PartFound(anchors)})
 
 
 def test_parts_go_in_book_order_until_page_nine_then_the_longest_first():

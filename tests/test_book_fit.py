@@ -5,11 +5,16 @@ save is reported with its book page."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 
-from printshop.products.book import fit, pages as book_pages
+from printshop.products.book import fit
+from printshop.products.book import pages as book_pages
+from printshop.products.book.composed import parse
+from printshop.products.book.job import BookPart
+from printshop.render.checks import PageCheck
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.render.renderer import Renderer
 from tests.conftest import pdf_reader
@@ -55,7 +60,7 @@ def render(renderer, html: str, css: str, guess=None):
     book_pages._numbers_for.clear()
     book_pages._fit_steps.clear()
     job = RenderJob(html=html, stylesheets=(Stylesheet(text=css),), roots=(), base_url="",
-                    source="tiny book", page_check=True)
+                    source="tiny book", extensions=(PageCheck(),))
     ctx = SimpleNamespace(renderer=renderer, progress=None)
     result = book_pages.render_book(ctx, job, guess)
     return result, book_pages.placed_as_json(job)
@@ -66,7 +71,7 @@ def spilling(renderer):
     """Chapter 2 with a paragraph or two more than one page holds."""
     for count in range(8, 20):
         result, _ = render(renderer, book(count), CSS)
-        near = [f for f in result.flow if f.kind == "near-empty"]
+        near = [f for f in PageCheck.flow(result) if f.kind == "near-empty"]
         if near:
             return count, result, near[0]
     pytest.fail("chapter 2 never ended on a near-empty page")
@@ -75,14 +80,15 @@ def spilling(renderer):
 def test_without_steps_in_the_stylesheets_the_near_empty_page_is_reported(spilling):
     _, result, near = spilling
     assert near.flow == "Two" and near.source == "c2.md"
-    assert near.page == result.anchors["c2"] + 1      # the book's page, chapter 2's second
+    # the book's page, chapter 2's second
+    assert near.page == BookPart.found_in(result).anchors["c2"] + 1
     assert near.fill < 0.25
 
 
 def test_a_step_tighter_takes_the_page_in_and_keeps_every_word(renderer, spilling):
     count, loose, _ = spilling
     tight, placed = render(renderer, book(count), CSS + STEPS)
-    assert not [f for f in tight.flow if f.kind == "near-empty"]
+    assert not [f for f in PageCheck.flow(tight) if f.kind == "near-empty"]
     assert tight.pages == loose.pages - 1
     text = " ".join(page.extract_text() for page in pdf_reader(tight.pdf).pages)
     for n in range(count):
@@ -100,7 +106,7 @@ def test_with_steps_that_do_not_help_the_page_stays_and_is_reported(renderer, sp
     count, loose, _ = spilling
     useless = ".fit-1, .fit-2, .fit-3 { color: black; }"
     result, placed = render(renderer, book(count), CSS + useless)
-    near, = [f for f in result.flow if f.kind == "near-empty"]
+    near, = [f for f in PageCheck.flow(result) if f.kind == "near-empty"]
     assert near.flow == "Two" and result.pages == loose.pages
     assert result.pdf == loose.pdf            # laid out as composed, not a step tighter
     assert set(placed["fits"].values()) == {0}
@@ -108,9 +114,14 @@ def test_with_steps_that_do_not_help_the_page_stays_and_is_reported(renderer, sp
 
 def test_the_step_marks_the_parts_flows_not_the_title_page():
     html = ('<html><body><section class="title-page"><p>T</p></section><nav class="toc">'
-            '</nav><section class="chapter" data-source="a.md"></section></body></html>')
-    fitted = fit.with_step(html, 2)
-    assert '<nav class="toc fit-2">' in fitted
-    assert '<section class="chapter fit-2" data-source="a.md">' in fitted
-    assert '<section class="title-page">' in fitted
-    assert fit.with_step(html, 0) == html
+            '</nav><section data-source="a.md" class=\'chapter intro\'></section>'
+            '</body></html>')
+    front, chapter = parse(html).parts
+
+    def made(part, step):
+        return replace(part, step=step).document(None).html
+
+    assert '<nav class="toc fit-2">' in made(front, 2)
+    assert '<section class="title-page">' in made(front, 2)
+    assert '<section data-source="a.md" class=\'chapter intro fit-2\'>' in made(chapter, 2)
+    assert "fit-" not in made(front, 0) + made(chapter, 0)

@@ -9,7 +9,9 @@ from types import SimpleNamespace
 import pikepdf
 import pytest
 
-from printshop.products.book import pages as book_pages, parts as book_parts
+from printshop.products.book import pages as book_pages
+from printshop.products.book import parts as book_parts
+from printshop.products.book.job import BookPart
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.render.renderer import Renderer
 from tests.conftest import pdf_reader
@@ -96,7 +98,7 @@ def test_the_book_in_parts_reads_as_the_book_laid_out_whole(renderer):
     assert (dests, links, marks) == _structure(whole.pdf)
     assert not any(name.startswith(book_parts.EXTERNAL) for name in dests)
     # a link from the contents (front matter) leads into chapter 3, another part
-    assert (0, "c3") in links and dests["c3"] == in_parts.anchors["c3"] - 1
+    assert (0, "c3") in links and dests["c3"] == BookPart.found_in(in_parts).anchors["c3"] - 1
     assert [title for title, _, _ in marks] == ["Chapter 1", "Chapter 2", "Chapter 3"]
 
 
@@ -106,17 +108,6 @@ def test_the_same_book_joins_to_the_same_bytes(renderer):
     first = book_pages.render_book(ctx, _job(_book())).pdf
     book_pages._numbers_for.clear()
     assert book_pages.render_book(ctx, _job(_book())).pdf == first
-
-
-def test_a_link_to_another_part_points_at_a_stand_in_that_the_join_points_back():
-    part = book_parts.Part("chapter", '<html><body><section class="chapter">'
-                           '<a href="#mine">a</a> <a class="xref" href="#theirs">b</a>'
-                           '<h2 id="mine">M</h2></section></body></html>')
-    html = book_parts.part_html(part, {"mine", "theirs"}, {"theirs": 7}, "colophon")
-    assert 'href="#mine"' in html
-    assert f'data-page-ref="7" href="#{book_parts.EXTERNAL}theirs"' in html
-    assert f'<div id="{book_parts.EXTERNAL}theirs"></div>' in html
-    assert html.endswith('<section class="colophon"></section></body></html>')
 
 
 def test_each_part_is_finished_from_its_first_layout_by_the_worker_that_keeps_it(
@@ -150,27 +141,28 @@ def test_each_part_is_finished_from_its_first_layout_by_the_worker_that_keeps_it
     ctx = SimpleNamespace(renderer=SimpleNamespace(render=recording, run=recording_run),
                           progress=None)
     finished = book_pages.render_book(ctx, _job(_book()))
-    first, second = seen
-    assert all(job.keep and result.kept_by for job, result in first)
-    kept_by = {job.keep: result.kept_by for job, result in first}
-    chapters = [(job, result) for job, result in second if '<section class="chapter"' in
-                job.html.split("<body", 1)[1][:200]]
+    first, second = [[(job.get(BookPart), BookPart.found_in(result), job.html)
+                      for job, result in batch] for batch in seen]
+    assert all(part.keep and found.kept_by for part, found, _ in first)
+    kept_by = {part.keep: found.kept_by for part, found, _ in first}
+    chapters = [(part, found) for part, found, html in second if '<section class="chapter"'
+                in html.split("<body", 1)[1][:200]]
     assert len(chapters) == 3
-    for job, result in chapters:     # each on the worker that keeps its first layout
-        assert job.worker == kept_by[job.resume[0]] and result.resumed
+    for part, found in chapters:     # each on the worker that keeps its first layout
+        assert part.worker == kept_by[part.resume] and found.resumed
     # a part made once every part before it was laid out is laid out where it starts in
     # the book, and finished there
-    for job, result in first:
-        if job.first:
-            again, = [r for j, r in second if j.resume and j.resume[0] == job.keep]
+    for part, _, _ in first:
+        if part.first:
+            again, = [f for p, f, _ in second if p.resume == part.keep]
             assert again.resumed
 
     monkeypatch.setattr(book_pages, "numbers_in_pseudo_elements", lambda sheets: False)
     book_pages._numbers_for.clear()
     seen.clear()
     twice = book_pages.render_book(ctx, _job(_book()))
-    assert not any(job.keep for job, _ in seen[0])
-    assert not any(result.resumed for _, result in seen[1])
+    assert not any(job.get(BookPart).keep for job, _ in seen[0])
+    assert not any(BookPart.found_in(result).resumed for _, result in seen[1])
     assert finished.pdf == twice.pdf
 
 
@@ -204,9 +196,11 @@ def test_on_one_worker_the_colophon_is_laid_out_last_where_it_starts_and_finishe
     firsts = [job for job in seen if not isinstance(job, tuple)]
     colophon, = [job for job in firsts if 'class="colophon"' in
                  job.html.split("<body", 1)[1][:200]]
+    colophon = colophon.get(BookPart)
     assert colophon.first > 1 and colophon.keep
-    finished = [result for job, result in (s for s in seen if isinstance(s, tuple))
-                if job.resume and job.resume[0] == colophon.keep]
+    finished = [BookPart.found_in(result) for job, result in
+                (s for s in seen if isinstance(s, tuple))
+                if job.get(BookPart).resume == colophon.keep]
     assert finished and finished[0].resumed
 
 
@@ -237,7 +231,10 @@ def test_where_named_strings_cannot_be_carried_into_a_part_the_book_is_laid_out_
     with registry.switched({"carried-strings"}):
         whole = book_pages.render_book(SimpleNamespace(renderer=here, progress=None), job,
                                        guess)
-    assert any(j.strings for j in here.jobs)              # the parts were tried first
+    from printshop.products.book.job import BookPart
+
+    # the parts were tried first
+    assert any(e.strings for j in here.jobs for e in j.extensions if isinstance(e, BookPart))
     assert here.jobs[-1].html.count("<section") == 5       # then the book, whole
     assert whole.pages == in_parts.pages
     ours, theirs = pdf_reader(in_parts.pdf), pdf_reader(whole.pdf)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import pdf_reader
 from printshop import deps
 from printshop.builder import build_project
 from printshop.cache import entry_extra
@@ -12,7 +13,6 @@ from printshop.products import BuildContext, load_products
 from printshop.products.book.preview import PageMap
 from printshop.project import Project
 from printshop.render.renderer import Renderer
-from conftest import pdf_reader
 from test_cache import make_project
 
 LORE = "# Lore\n\nAs the first chapter says, see [[Welcome]].\n\n" + "\n\n".join(
@@ -93,7 +93,7 @@ def test_the_chapter_alone_is_composed_as_in_the_whole_book(book, tmp_path):
     # the second time) and one printed first there must come out as in the book
     import shutil
 
-    from printshop.products.book.pages import split_parts
+    from printshop.products.book.composed import parse
 
     project = tmp_path / "project"
     shutil.copytree(book, project)
@@ -106,13 +106,13 @@ def test_the_chapter_alone_is_composed_as_in_the_whole_book(book, tmp_path):
     with deps.recording(deps.Recorder()) as recorder:
         product._recorder = recorder
         product._composed_inputs = product.read()
-        chapters = [text for kind, text in split_parts(product.compose(ctx, "print"))
-                    if kind == "chapter"]
+        chapters = [part.body for part in parse(product.compose(ctx, "print")).parts
+                    if part.kind == "chapter"]
         for n, source in enumerate(["guide/01-welcome.md", "guide/02-omens.md",
                                     "guide/03-lore.md"]):
-            alone = [text for kind, text in
-                     split_parts(product.compose(ctx, "print", only=source))
-                     if kind == "chapter"]
+            alone = [part.body for part in
+                     parse(product.compose(ctx, "print", only=source)).parts
+                     if part.kind == "chapter"]
             assert alone[n] == chapters[n]
     lore = chapters[2]
     assert 'id="table-omens"' in lore and 'id="table-armour"' not in lore

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO, SMALL_DECK, pdf_text
 from printshop.builder import build_project
 from printshop.cache import CACHE_DIR
 from printshop.errors import PrintshopError
-from conftest import REPO, SMALL_DECK, pdf_text
 
 MANIFEST = """\
 title: Tiny Game
@@ -356,8 +356,8 @@ def test_a_product_renders_while_the_later_ones_are_still_checked(project, monke
     import threading
     import time
 
-    from printshop.products.cards.product import CardsProduct
     from printshop.products.book.guide import Guide
+    from printshop.products.cards.product import CardsProduct
 
     events, lock = [], threading.Lock()
     slow_check, guide_build = CardsProduct.check, Guide.build

@@ -7,13 +7,11 @@ with its resolution; credits come with the cards."""
 
 from __future__ import annotations
 
-import io
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import pdf_text
 
+from conftest import pdf_text
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
 
@@ -36,7 +34,7 @@ rows:
   - {name: Greenwood, effect: "**Bold** words, an :icon[torch] and <b>raw</b> html.", bonus: 0, image: art/green.png}
   - {name: Default, effect: "A key ![key](art/key.png) inline.", bonus: 2}
   - {name: Lost, effect: "Its picture is missing.", image: art/nope.png}
-"""
+"""  # noqa: E501
 PLAIN = DECK.replace(", image: art/back.png", "").replace("art: {image: art/default.png}\n",
                                                          "")
 PRODUCTS = """\

@@ -49,8 +49,8 @@ def test_duplicate_key(project_copy, previous_build):
     path = project_copy / "tables" / "armour.yaml"
     path.write_text(path.read_text() + "title: Again\n")
     output = build_fails(project_copy, previous_build)
-    assert re.search(r"tables/armour\.yaml:\d+:1: error: duplicate key 'title' \(first given on line 1\)",
-                     output)
+    assert re.search(r"tables/armour\.yaml:\d+:1: error: duplicate key 'title' "
+                     r"\(first given on line 1\)", output)
 
 
 def test_bad_indentation(project_copy, previous_build):
@@ -65,8 +65,8 @@ def test_bad_indentation(project_copy, previous_build):
 def test_wrong_type(project_copy, previous_build):
     edit(project_copy / "tables" / "armour.yaml", "bonus: 1", "bonus: high")
     output = build_fails(project_copy, previous_build)
-    assert re.search(r"tables/armour\.yaml:\d+:\d+: error: rows\[0\]\.bonus: expected a whole number, "
-                     r"got 'high'", output)
+    assert re.search(r"tables/armour\.yaml:\d+:\d+: error: rows\[0\]\.bonus: "
+                     r"expected a whole number, got 'high'", output)
 
 
 def test_misspelt_field(project_copy, previous_build):
@@ -98,7 +98,8 @@ def test_missing_cross_reference(project_copy, previous_build):
     chapter = project_copy / "guide" / "01-welcome.md"
     chapter.write_text(chapter.read_text() + "\nSee [[The Lost Chapter]].\n")
     output = build_fails(project_copy, previous_build, "--strict")
-    assert re.search(r"guide/01-welcome\.md:\d+: error: cross-reference \[\[The Lost Chapter\]\]", output)
+    assert re.search(r"guide/01-welcome\.md:\d+: error: "
+                     r"cross-reference \[\[The Lost Chapter\]\]", output)
 
 
 @pytest.mark.parametrize("src, message", [
@@ -123,7 +124,8 @@ def test_unknown_product_and_bad_product_name(project_copy, previous_build):
 
 
 def test_missing_template(project_copy, previous_build):
-    edit(project_copy / "printshop.yaml", "chapters: guide", "chapters: guide\n    template: nope.html.j2")
+    edit(project_copy / "printshop.yaml", "chapters: guide",
+         "chapters: guide\n    template: nope.html.j2")
     output = build_fails(project_copy, previous_build)
     assert "template not found: nope.html.j2" in output
 
@@ -141,19 +143,21 @@ def tiny_project(tmp_path, css=None):
 
 
 def test_missing_font_file_is_an_error_naming_the_stylesheet(tmp_path, previous_build):
-    project = tiny_project(tmp_path, css='@font-face { font-family: X; src: url(../fonts/nope.ttf); }\n')
+    project = tiny_project(tmp_path,
+                           css='@font-face { font-family: X; src: url(../fonts/nope.ttf); }\n')
     output = build_fails(project, previous_build)
-    assert re.search(r"templates/css/fonts\.css:1:\d+: error: url\(\.\./fonts/nope\.ttf\): file not found",
-                     output)
+    assert re.search(r"templates/css/fonts\.css:1:\d+: error: "
+                     r"url\(\.\./fonts/nope\.ttf\): file not found", output)
 
 
 def test_font_from_outside_the_project_is_refused(tmp_path, previous_build):
     outside = tmp_path / "outside.ttf"
     outside.write_bytes(b"not a font")
-    project = tiny_project(tmp_path, css=f'@font-face {{ font-family: X; src: url({outside.as_uri()}); }}\n')
+    project = tiny_project(
+        tmp_path, css=f'@font-face {{ font-family: X; src: url({outside.as_uri()}); }}\n')
     output = build_fails(project, previous_build)
-    assert re.search(r"fonts\.css:1:\d+: error: url\(file://.*outside\.ttf\): is outside the project",
-                     output)
+    assert re.search(r"fonts\.css:1:\d+: error: url\(file://.*outside\.ttf\): "
+                     r"is outside the project", output)
 
 
 def test_a_good_build_replaces_the_previous_output(tmp_path, previous_build):

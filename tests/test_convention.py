@@ -10,10 +10,9 @@ import subprocess
 
 import pytest
 
+from conftest import RULES_SRC, pdf_colours, pdf_reader, run_cli
 from printshop.builder import build_project, check_project
 from printshop.errors import PrintshopError
-
-from conftest import RULES_SRC, pdf_colours, pdf_reader, run_cli
 
 KIT = """
   kit:

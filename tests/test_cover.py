@@ -12,9 +12,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from printshop.builder import build_project
+from printshop.cover_geometry import spine_width_mm, wrap
 from printshop.errors import PrintshopError
 from printshop.preflight.cover import preflight_cover
-from printshop.cover_geometry import spine_width_mm, wrap
 from printshop.profiles import get_profile
 
 LETTER = (215.9, 279.4)

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import RULES_SRC, SMALL_DECK
 from printshop.errors import PrintshopError
 from printshop.project import Project
 from printshop.source.decks import RANKS, SUITS, load_deck, parse_ranks
-
-from conftest import RULES_SRC, SMALL_DECK
 
 
 @pytest.fixture(scope="module")
@@ -245,6 +244,17 @@ def test_a_face_slot_naming_no_column_is_caught(project_copy):
     write_deck(project_copy, "test", GOOD.replace("text: [effect]", "text: [efect]"))
     message = problem_of(project_copy, "test")
     assert "test.yaml:6" in message and "did you mean 'effect'" in message
+
+
+def test_every_unknown_column_of_a_rules_card_is_named(project_copy):
+    # two were an internal error (the second looked up the table the first had dropped)
+    path = project_copy / "decks" / "hirelings.yaml"
+    path.write_text(path.read_text().replace("columns: [tier, chance, description]",
+                                             "columns: [tier, chanse, descripton]"))
+    message = problem_of(project_copy, "hirelings")
+    assert "rules_cards[0].columns: no column 'chanse' in 'hireling-tiers'" in message
+    assert "rules_cards[0].columns: no column 'descripton' in 'hireling-tiers'" in message
+    assert "(columns: tier, " in message
 
 
 def test_playing_cards_must_all_be_dealt_exactly_once(project_copy):

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from printshop.errors import PrintshopError, Problem, Problems, unique_sorted
-
 from conftest import run_cli
+from printshop.errors import PrintshopError, Problem, Problems, unique_sorted
 
 
 def test_problems_are_unique_and_sorted_by_file_line_column():

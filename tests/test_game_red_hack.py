@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from game_helpers import (GAMES, build_game, card_faces, pdf_squashed, squash,
-                          unprinted_cells)
+from game_helpers import GAMES, build_game, card_faces, pdf_squashed, squash, unprinted_cells
 from print_sizes import ID_OR_NOTE, smaller_than
 from printshop.project import Project
 from printshop.source.decks import RANKS, SUITS, load_deck

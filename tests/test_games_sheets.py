@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import pdf_reader, pdf_text
 from printshop.builder import build_project
 from printshop.products.characters.pack import roll_characters_to_bytes
-
-from conftest import pdf_reader, pdf_text
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 ALL = ["chainmail", "dice-and-danger", "red-hack"]

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from printshop.builder import build_project
-from printshop import system_check
-from printshop.errors import PrintshopError
-
 from conftest import FIXTURES, pdf_reader, pdf_text
+from printshop import system_check
+from printshop.builder import build_project
+from printshop.errors import PrintshopError
 
 MANUSCRIPTS = FIXTURES / "manuscripts"
 HAVE_SYSTEM_FONTS = Path(system_check.CJK_FONT).exists() and \

@@ -73,7 +73,6 @@ def test_raw_html_cannot_read_files_outside_even_when_allowed(tmp_path, html):
 
 
 def test_css_import_and_font_face_from_outside_are_refused(tmp_path):
-    secret = (tmp_path / "secret.txt").as_uri() if (tmp_path / "secret.txt").exists() else ""
     root = project(tmp_path, css=f'@import url({(tmp_path / "secret.txt").as_uri()});\n'
                    f'@font-face {{ font-family: Leak; src: url(../../../secret.txt); }}\n')
     output = fails(root, tmp_path / "out")

@@ -48,8 +48,8 @@ EXAMPLES = examples()
 
 def test_every_command_has_examples():
     with_examples = {name for name, _, _ in EXAMPLES}
-    for path, command in commands():
-        assert " ".join(path) or "printshop" in with_examples, path
+    for path, _ in commands():
+        assert (" ".join(path) or "printshop") in with_examples, path
 
 
 @pytest.mark.parametrize("name, where, argv", EXAMPLES,

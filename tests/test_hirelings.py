@@ -8,8 +8,8 @@ import math
 from collections import Counter
 
 import pytest
-from conftest import RULES_SRC, run_cli
 
+from conftest import RULES_SRC, run_cli
 from printshop.project import Project
 from printshop.roll.hirelings import hireling_tables, roll_hireling, roll_hirelings
 from printshop.source.decks import load_deck

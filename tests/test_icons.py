@@ -4,8 +4,6 @@ HTML, links and pictures rendered or warned about where they come from."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from printshop.errors import PrintshopError, Problem

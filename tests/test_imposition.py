@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.products.cards.imposition import (BLEED_MM, DEFAULT_MARGIN_MM, SAFE_MM, Box,
-                                        DoesNotFit, flip_axis, impose, impose_foldover,
-                                        impose_home, impose_printshop)
+from printshop.products.cards.imposition import (
+    BLEED_MM,
+    DEFAULT_MARGIN_MM,
+    SAFE_MM,
+    Box,
+    DoesNotFit,
+    flip_axis,
+    impose,
+    impose_foldover,
+    impose_home,
+    impose_printshop,
+)
 from printshop.source.card_sizes import load_card_sizes
 
 PAPERS = {"letter": (215.9, 279.4), "a4": (210.0, 297.0), "a3": (297.0, 420.0)}

@@ -1,4 +1,3 @@
-from pathlib import Path
 
 import pytest
 
@@ -36,7 +35,8 @@ def test_chapters_split_at_level_one_headings(tmp_path):
 
 
 def test_heading_ids_are_unique_across_files_and_can_be_chosen(tmp_path):
-    reader, ms, _ = read(tmp_path, {"a.md": "# Rules\n\n## Death\n", "b.md": "# More\n\n## Death\n\n"
+    reader, ms, _ = read(tmp_path, {"a.md": "# Rules\n\n## Death\n",
+                                    "b.md": "# More\n\n## Death\n\n"
                                     "## Leveling Up {#levelling}\n"})
     assert {"death", "death-1", "levelling"} <= set(ms.headings)
     assert ms.headings["levelling"].title == "Leveling Up"
@@ -68,7 +68,9 @@ def test_missing_cross_reference_is_a_warning_at_file_and_line_and_prints_as_tex
 
 
 def test_directives_are_checked_and_rendered(tmp_path):
-    check = lambda name, arg, attrs: None if arg == "armour" else f"no table '{arg}'"
+    def check(name, arg, attrs):
+        return None if arg == "armour" else f"no table '{arg}'"
+
     reader, ms, problems = read(tmp_path, {"a.md": "# A\n\n::table[armour]\n\n::table[armor]\n"},
                                 check=check)
     assert [(p.line, p.message) for p in problems] == [(5, "no table 'armor'")]
@@ -79,7 +81,8 @@ def test_containers_make_labelled_boxes(tmp_path):
     reader, ms, _ = read(tmp_path, {"a.md": "# A\n\n::: optional Fresh Meat\nA new hero.\n:::\n\n"
                                     "::: sidebar Pregens\nRoll them.\n:::\n"})
     html = html_of(reader, ms)
-    assert '<div class="box optional" data-line="3">' in html and "Optional rule: Fresh Meat" in html
+    assert '<div class="box optional" data-line="3">' in html
+    assert "Optional rule: Fresh Meat" in html
     assert '<aside class="box sidebar" data-line="7">' in html and "</aside>" in html
 
 
@@ -124,8 +127,8 @@ def test_images_must_be_files_inside_the_project(tmp_path):
     (tmp_path / "pic.png").write_bytes(tiny_png(10, 10))
     outside = tmp_path.parent / "secret.txt"
     outside.write_text("secret")
-    files = {"a.md": "# A\n\n![ok](pic.png)\n\n![up](../secret.txt)\n\n![enc](%2e%2e/secret.txt)\n\n"
-             "![abs](/etc/passwd)\n\n![web](http://127.0.0.1:9/x.png)\n\n![gone](nope.png)\n"}
+    files = {"a.md": "# A\n\n![ok](pic.png)\n\n![up](../secret.txt)\n\n"
+             "![enc](%2e%2e/secret.txt)\n\n![abs](/etc/passwd)\n\n![web](http://127.0.0.1:9/x.png)\n\n![gone](nope.png)\n"}
     reader, ms, problems = read(tmp_path, files)
     assert not problems  # a book despite problems: each is a warning and a placeholder box
     by_line = {p.line: p.message for p in ms.warnings}

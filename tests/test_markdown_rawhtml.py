@@ -13,7 +13,8 @@ def render(text, mode="sanitized"):
 
 def test_structure_is_kept():
     html = render('<details><summary>Rumours</summary>\n\n- one\n\n</details>\n\n'
-                  'H<sub>2</sub>O x<sup>2</sup><br>\n\n<div class="stat"><span class="x">s</span></div>\n')
+                  'H<sub>2</sub>O x<sup>2</sup><br>\n\n'
+                  '<div class="stat"><span class="x">s</span></div>\n')
     assert "<details><summary>Rumours</summary>" in html and "<li>one</li>" in html
     assert "</details>" in html and "<sub>2</sub>" in html and "<sup>2</sup>" in html
     assert '<div class="stat"><span class="x">s</span></div>' in html

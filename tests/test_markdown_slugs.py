@@ -1,5 +1,12 @@
-from printshop.source.markdown.slugs import (Slugger, aliases, github_slug, kramdown_slug,
-                                             readable_name, slugify, unique_id)
+from printshop.source.markdown.slugs import (
+    Slugger,
+    aliases,
+    github_slug,
+    kramdown_slug,
+    readable_name,
+    slugify,
+    unique_id,
+)
 
 
 def test_github_slugs():

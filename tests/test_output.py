@@ -8,7 +8,7 @@ import pytest
 
 from printshop.cache import BuildCache
 from printshop.errors import PrintshopError
-from printshop.output import BuildOutput, TMP_PREFIX, check_output_name
+from printshop.output import TMP_PREFIX, BuildOutput, check_output_name
 from printshop.render.chunks import ChunkCache
 
 

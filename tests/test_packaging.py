@@ -12,9 +12,8 @@ import shutil
 import subprocess
 import sys
 
-from conftest import REPO, SMALL_DECK, run_cli
-
 import printshop
+from conftest import REPO, SMALL_DECK, run_cli
 from printshop import resources
 
 

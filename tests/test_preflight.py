@@ -13,10 +13,10 @@ import json
 import pikepdf
 import pytest
 
+from conftest import REPO, run_cli
 from printshop.preflight import preflight
 from printshop.profiles import PrintProfile, ProfileSpec, get_profile
 from printshop.render.pdf.press import finish
-from conftest import REPO, run_cli
 
 ICC = REPO / "printshop" / "data" / "icc" / "printshop-newsprint-tr002-240.icc"
 TRIM = (100.0, 150.0)

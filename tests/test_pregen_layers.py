@@ -12,10 +12,9 @@ import subprocess
 import pypdfium2 as pdfium
 import pytest
 
+from conftest import RULES_SRC, own_pregens_css, pdf_reader
 from printshop.errors import PrintshopError
 from printshop.render.pdf.layers import SHARED_PREFIX
-
-from conftest import RULES_SRC, own_pregens_css, pdf_reader
 from test_pregens import roll
 
 COUNT = 8   # several classes, some of them more than once
@@ -131,19 +130,21 @@ def test_a_sheet_that_does_not_fit_is_still_an_error_naming_the_character(projec
 def test_a_cached_form_keeps_its_slots(tmp_path):
     """`serve` and the builder keep render results by content (render/chunks.py): a form
     taken from there must still say where its slots are, or every sheet is made whole."""
+    from printshop.products.characters.job import LayeredSheet
     from printshop.render.chunks import ChunkCache
-    from printshop.render.pdf.layers import Slot
     from printshop.render.job import RenderResult
+    from printshop.render.pdf.layers import Slot
 
     slot = Slot(x=1.5, y=2.0, width=30.0, height=12.25, top=1.0, margin_top=1.0,
                 margin_height=14.0, content_x=2.5, content_y=3.0, content_width=28.0,
                 line_y=3.0, lines=(12.25,), chain=(("body", "pregens"), ("div", "stat prime")),
                 tag="span", cls="stat-score ps-hide")
-    result = RenderResult(pdf=b"%PDF-1.7 form", pages=1, slots=[{"score-STR": slot}])
+    result = RenderResult(pdf=b"%PDF-1.7 form", pages=1,
+                          found={LayeredSheet.name: [{"score-STR": slot}]})
     cache = ChunkCache(tmp_path)
     cache.put("k", result)
     cache.commit()
-    assert ChunkCache(tmp_path).get("k").slots == [{"score-STR": slot}]
+    assert LayeredSheet.slots_in(ChunkCache(tmp_path).get("k")) == [{"score-STR": slot}]
 
 
 def test_stamp_jobs_take_about_the_same_time_however_long_their_texts():

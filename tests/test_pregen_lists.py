@@ -8,11 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from conftest import RULES_SRC, own_pregens_css
 from printshop.products.characters import layers as pregen_layers
 from printshop.products.characters.lists import ListsModel, kind_of
+from printshop.render.checks import FitCheck
 from printshop.render.pdf.layers import Slot
-
-from conftest import RULES_SRC, own_pregens_css
 from test_pregen_layers import pixels, words_and_boxes
 from test_pregens import roll
 
@@ -90,8 +90,8 @@ def test_a_piece_of_a_kind_the_sample_lacks_is_not_stacked():
 
 def layered_sheets(count: int, source=RULES_SRC):
     """A pack's LayeredSheets, its forms and stamps rendered on real workers."""
-    from printshop.products.common import base_url
     from printshop.products.characters.pregens import Pregens, PregensOptions
+    from printshop.products.common import base_url
     from printshop.project import Project
     from printshop.render.job import RenderJob
     from printshop.render.renderer import Renderer
@@ -106,7 +106,7 @@ def layered_sheets(count: int, source=RULES_SRC):
 
     def make_job(html):
         return RenderJob(html=html, stylesheets=css, roots=roots, base_url=base_url(project),
-                         source="test", fit_check=True)
+                         source="test", extensions=(FitCheck(),))
 
     with Renderer(processes=2) as renderer:
         ctx = SimpleNamespace(renderer=renderer, warn=lambda problem: None)

@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import RULES_SRC, folder_snapshot, own_pregens_css, pdf_colours, pdf_reader, run_cli
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
 from printshop.products.characters.pack import roll_characters_to_bytes
-
-from conftest import (RULES_SRC, folder_snapshot, own_pregens_css, pdf_colours, pdf_reader,
-                      run_cli)
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "characters-golden.json"
 
@@ -290,8 +288,9 @@ def test_a_skills_table_too_short_for_int_18(tmp_path, project_copy):
                         f"  - {{skill: Skill {n}, stat: STR}}\n" for n in range(1, 6)))
     output = cli_fails(tmp_path, "--count", "2", source=project_copy)
     # 4 + INT mod, and INT 18 gives +3: the recipe's check works that out from the tables
-    assert re.search(r"recipes/characters\.yaml:\d+:\d+: (error: )?steps\.skills\.count: this can ask "
-                     r"for 7 different rows, but tables/skills\.yaml has only 5", output), output
+    assert re.search(r"recipes/characters\.yaml:\d+:\d+: (error: )?steps\.skills\.count: "
+                     r"this can ask for 7 different rows, but tables/skills\.yaml has only 5",
+                     output), output
 
 
 def test_a_kit_naming_armour_the_guide_does_not_have(tmp_path, project_copy):

@@ -12,15 +12,14 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import (FIXTURES, RULES_SRC, SMALL_DECK, pdf_colours, pdf_reader, pdf_text,
-                      run_cli)
 
+from conftest import FIXTURES, RULES_SRC, SMALL_DECK, pdf_colours, pdf_reader, pdf_text, run_cli
 from printshop.builder import build_project, check_project
 from printshop.errors import PrintshopError
-from printshop.source.palette import Colours, UnknownColour
 from printshop.preflight import preflight
 from printshop.profiles import get_profile
 from printshop.render.pdf.press import finish
+from printshop.source.palette import Colours, UnknownColour
 
 PT = 72 / 25.4
 LETTER = (215.9 * PT, 279.4 * PT)
@@ -91,8 +90,8 @@ def test_the_press_books_image_is_the_picture_converted_to_cmyk(press_book):
     # what prints is the art in the profile's CMYK: a JPEG whose pixels are the source
     # colour through the ICC profile (not the source PNG's bytes under a DCTDecode filter,
     # which no RIP can decode)
-    from PIL import Image, ImageCms
     from pikepdf import PdfImage
+    from PIL import Image, ImageCms
 
     pdf, _ = press_book
     doc = pikepdf.open(io.BytesIO(pdf))
@@ -491,10 +490,10 @@ def assert_crop_marks_outside_the_bleed(pdf: bytes) -> None:
         assert media[0] < bleed[0] < trim[0] and media[3] > bleed[3] > trim[3]
         image = rendered[index].render(scale=scale).to_pil().convert("L")
 
-        def px(x, y):
+        def px(x, y, media=media):
             return round((x - media[0]) * scale), round((media[3] - y) * scale)
 
-        def dark(x0, y0, x1, y1) -> list[tuple[float, float]]:
+        def dark(x0, y0, x1, y1, media=media, image=image) -> list[tuple[float, float]]:
             """Dark pixels in the PDF rectangle, as PDF points."""
             (a, b), (c, d) = px(x0, y1), px(x1, y0)
             return [(media[0] + (a + i) / scale, media[3] - (b + j) / scale)

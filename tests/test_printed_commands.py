@@ -14,9 +14,8 @@ import shutil
 
 import pytest
 
-from printshop.builder import build_project
-
 from conftest import RULES_SRC, run_cli
+from printshop.builder import build_project
 
 PRODUCTS = """
   pack:

@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import RULES_SRC, SMALL_DECK, folder_snapshot, pdf_reader, pdf_text, run_cli
 
+from conftest import RULES_SRC, SMALL_DECK, folder_snapshot, pdf_reader, pdf_text, run_cli
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
 

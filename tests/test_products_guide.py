@@ -10,11 +10,10 @@ from html.parser import HTMLParser
 
 import pytest
 
+from conftest import FIXTURES, RULES_SRC, pdf_reader
 from printshop.builder import build_project
 from printshop.project import Project
 from printshop.source.tables import load_tables
-
-from conftest import FIXTURES, RULES_SRC, pdf_reader
 
 
 def _copy_with_mtime(source, target, mtime):
@@ -118,7 +117,8 @@ def test_every_contents_entry_shows_the_page_its_heading_is_on(reader):
             continue
         key = " ".join(title.split())
         assert key in entries, f"{title!r} missing from the contents"
-        assert entries[key] == page, f"contents says {title!r} is on p. {entries[key]}, it is on p. {page}"
+        assert entries[key] == page, \
+            f"contents says {title!r} is on p. {entries[key]}, it is on p. {page}"
         checked += 1
     assert checked > 60
 

@@ -13,7 +13,7 @@ import pytest
 
 from printshop.builder import build_project
 from printshop.errors import PrintshopError
-from tests.conftest import RULES_SRC, pdf_text, run_cli
+from tests.conftest import RULES_SRC, run_cli
 
 CHAPTER = "# {title}\n\n" + ("The {title} chapter goes on at some length here. " * 30 + "\n\n") * 3
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 
 from conftest import REPO, SMALL_DECK, run_cli
-
 from printshop.project import Project
 
 

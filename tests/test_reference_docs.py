@@ -12,7 +12,6 @@ import pytest
 from conftest import REPO, RULES_SRC
 from printshop import reference_docs
 from printshop.resources import DATA_DIR
-from printshop.source.yamlfile import load_yaml
 
 REGENERATE = "run `python -m printshop.reference_docs` and commit the result"
 

@@ -10,8 +10,12 @@ import pikepdf
 import pypdfium2 as pdfium
 import pytest
 
-from printshop.render.pdf.booklet import (creep_shift_mm, impose_booklet, reading_sequence,
-                                          saddle_sides)
+from printshop.render.pdf.booklet import (
+    creep_shift_mm,
+    impose_booklet,
+    reading_sequence,
+    saddle_sides,
+)
 
 PT = 72 / 25.4
 A4 = (210.0, 297.0)

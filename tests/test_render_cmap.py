@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from printshop.render.fonts.cmap import cmap_codepoints
 from printshop.render.fonts import BUNDLED_FONTS, _font_file_info
+from printshop.render.fonts.cmap import cmap_codepoints
 
 FONTS = sorted(Path(BUNDLED_FONTS).rglob("*.[ot]tf"))
 

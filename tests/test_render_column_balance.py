@@ -8,9 +8,9 @@ from math import inf
 
 import pytest
 
+from printshop.render.job import RenderJob, render_job
 from printshop.render.weasy import column_balance, registry
 from printshop.render.weasy.column_balance import BalanceSearch
-from printshop.render.job import RenderJob, render_job
 
 
 def weasyprint_steps(start, max_height, lost0, model):
@@ -135,7 +135,8 @@ def column_layouts(monkeypatch):
     from weasyprint.layout import block
 
     states = {s.name: s.state for s in registry.apply_all()}
-    assert states["column-balance"] == "active", "WeasyPrint's column layout is not the text patched"
+    assert states["column-balance"] == "active", \
+        "WeasyPrint's column layout is not the text patched"
     patched = block.columns_layout
     # WeasyPrint's own balancing, with the fix printshop always makes to the same function
     theirs = registry.edited_function(column_balance.FUNCTION,

@@ -10,11 +10,10 @@ import time
 
 import pytest
 
-from printshop.render.pool import early
-from printshop.render.job import RenderJob, preload
-from printshop.render.renderer import Renderer
-
 from conftest import RULES_SRC
+from printshop.render.job import RenderJob, preload
+from printshop.render.pool import early
+from printshop.render.renderer import Renderer
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 

@@ -11,7 +11,8 @@ from printshop.render.fetcher import ProjectFetcher, Refused, check_image_size
 def tiny_png(width, height) -> bytes:
     """A valid PNG header claiming a huge image: a few bytes on disk."""
     def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"")) + \
         chunk(b"IEND", b"")

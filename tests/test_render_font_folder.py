@@ -14,7 +14,8 @@ HTML = '<p style="font-family: Vollkorn">Vollkorn from an @font-face rule</p>'
 
 
 def _render(config) -> bytes:
-    from weasyprint import CSS, HTML as Document
+    from weasyprint import CSS
+    from weasyprint import HTML as Document
 
     sheet = CSS(filename=str(FONTS), font_config=config)
     return Document(string=HTML, base_url=TEMPLATES_DIR.as_uri() + "/").write_pdf(

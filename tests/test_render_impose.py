@@ -7,8 +7,9 @@ import io
 
 import pikepdf
 
-from printshop.render.pdf.impose import MM_TO_PT, place_faces
+from printshop.products.cards.job import CardFaces
 from printshop.render.job import RenderJob, Stylesheet, render_job
+from printshop.render.pdf.impose import MM_TO_PT, place_faces
 from printshop.resources import TEMPLATES_DIR
 from tests.conftest import pdf_reader
 
@@ -154,7 +155,8 @@ def test_a_sheet_job_whose_faces_ran_over_is_a_problem_naming_its_template():
         "width: 30mm; height: 40mm; background", "width: 30mm; background")
     job = RenderJob(html=html, stylesheets=(fonts, Stylesheet(text=grows)),
         roots=(str(TEMPLATES_DIR),), base_url=TEMPLATES_DIR.as_uri() + "/",
-        source="cards/sheet.html.j2 (tiny)", faces=(((0, 0, 0, 30, 40),),))
+        source="cards/sheet.html.j2 (tiny)",
+        extensions=(CardFaces((((0, 0, 0, 30, 40),),)),))
     result = render_job(job)
     problem, = result.refused
     assert str(problem.path) == "cards/sheet.html.j2 (tiny)"

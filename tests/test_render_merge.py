@@ -8,10 +8,8 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfWriter
 
-from printshop.render.pdf.layered_merge import merge_layered_pdfs
-from printshop.render.pdf.layered_merge import merge_many_pdfs
-
 from conftest import pdf_reader
+from printshop.render.pdf.layered_merge import merge_layered_pdfs, merge_many_pdfs
 
 
 def blank_pdf(widths: list[int]) -> bytes:

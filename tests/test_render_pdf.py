@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import tempfile
 
+from conftest import RULES_SRC
 from printshop.render.job import RenderJob, Stylesheet
 from printshop.render.renderer import Renderer
 from printshop.resources import TEMPLATES_DIR
-
-from conftest import RULES_SRC
 
 
 def job(text: str) -> RenderJob:
@@ -60,8 +59,10 @@ def test_a_killed_workers_font_folder_goes_with_the_next_worker(tmp_path, monkey
     import subprocess
     import sys
 
-    from printshop.render.weasy.font_folder import (FONT_FOLDER_PREFIX,
-                                                   remove_folders_of_ended_processes)
+    from printshop.render.weasy.font_folder import (
+        FONT_FOLDER_PREFIX,
+        remove_folders_of_ended_processes,
+    )
 
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                            capture_output=True, text=True, check=True).stdout.strip()

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from conftest import RULES_SRC
 from printshop.render.job import RenderJob
 from printshop.render.renderer import Renderer
-
-from conftest import RULES_SRC
 
 
 def job(text: str) -> RenderJob:

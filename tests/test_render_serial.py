@@ -9,9 +9,8 @@ import sys
 
 import yaml
 
-from printshop.render.pool.pool import TaskFailed, WorkerPool
-
 from conftest import RULES_SRC, pdf_text
+from printshop.render.pool.pool import TaskFailed, WorkerPool
 
 
 def _made(tmp_path, how: str, command: list[str], output: str) -> bytes:

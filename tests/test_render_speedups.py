@@ -12,11 +12,11 @@ import xml.etree.ElementTree as ET
 import pytest
 
 tinyhtml5 = pytest.importorskip("tinyhtml5")
-from tinyhtml5 import inputstream
+from tinyhtml5 import inputstream  # noqa: E402
 
-from printshop.render.job import RenderJob, Stylesheet, render_job
-from printshop.render.weasy import registry, speedups
-from printshop.resources import TEMPLATES_DIR
+from printshop.render.job import RenderJob, Stylesheet, render_job  # noqa: E402
+from printshop.render.weasy import registry, speedups  # noqa: E402
+from printshop.resources import TEMPLATES_DIR  # noqa: E402
 
 HTML = ("<!DOCTYPE html><p class='a'>Fish &amp; chips &lt;3 <b>bold</b>\n<!-- note -->"
         "<td>x</td><pre>  spaced  </pre><a href=\"#x\" title='t'>link</a></p>")
@@ -121,6 +121,8 @@ def _count_margin_boxes(monkeypatch) -> list:
 
 def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings(monkeypatch):
     # the book's first pass: no margin boxes, no backgrounds, nothing else changes
+    from printshop.products.book.job import BookPart
+
     sections = "".join(
         f"<h2 id='s{i}' style='string-set: head content(); background: #eee'>Part {i}</h2>"
         + "<p style='background: url(data:image/gif;base64,R0lGODlhAQABAAAAACw=)'>"
@@ -133,7 +135,7 @@ def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings(monkeypatc
     def render(layout_only: bool):
         return render_job(RenderJob(html=html, stylesheets=(), roots=("/nonexistent",),
                                     base_url="file:///nonexistent/", source="test",
-                                    anchors=True, layout_only=layout_only))
+                                    extensions=(BookPart(),), layout_only=layout_only))
 
     made = _count_margin_boxes(monkeypatch)
     full = render(False)
@@ -144,6 +146,7 @@ def test_a_job_only_laid_out_finds_the_same_pages_anchors_and_strings(monkeypatc
         theirs = render(True)
     assert made                       # WeasyPrint's own makes them, never drawn
     assert only.pdf == theirs.pdf == b"" and full.pages == only.pages == theirs.pages > 3
+    full, only, theirs = (BookPart.found_in(result) for result in (full, only, theirs))
     assert only.anchors == full.anchors == theirs.anchors and len(only.anchors) == 8
     assert only.strings == full.strings == theirs.strings and len(only.strings["head"]) == 8
 

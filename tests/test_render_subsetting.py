@@ -28,7 +28,8 @@ def fonttools_subsetting(monkeypatch):
     logging.getLogger("weasyprint").disabled = True   # its note about fontTools
 
     def render(at: int) -> bytes:
-        from weasyprint import CSS, HTML as Document
+        from weasyprint import CSS
+        from weasyprint import HTML as Document
 
         monkeypatch.setenv("SOURCE_DATE_EPOCH", str(at))
         sheet = CSS(filename=str(TEMPLATES_DIR / "css" / "fonts.css"), font_config=config)

@@ -4,8 +4,9 @@ pages, once, visibly. The documents here are laid out by the real worker code
 
 from __future__ import annotations
 
-import pytest
+from dataclasses import dataclass
 
+from printshop.render.extension import JobExtension
 from printshop.render.job import RenderJob, Stylesheet, render_job
 from printshop.render.weasy.words import _Differences, _Word, composed_words
 
@@ -84,11 +85,19 @@ def test_a_table_header_repeated_on_each_page_is_not_extra():
     assert run(body) == []
 
 
+@dataclass(frozen=True)
+class _FromPage(JobExtension):
+    """An extension placing the job's pages in a bigger document (as a book's part is)."""
+
+    name = "test-from-page"
+    first_page: int = 1
+
+
 def test_the_page_counts_from_the_jobs_first_page():
     body = "<p>One.</p>" + "".join(f"<p>Line {n}</p>" for n in range(12)) + \
         "<p class='oops'>Lost on the second page.</p>"
     # 11 lines of 12 pt a page: "One." and ten lines, then two lines and the lost one
-    lost = run(body, "p { margin: 0 } .oops { display: none }", first_page=41)
+    lost = run(body, "p { margin: 0 } .oops { display: none }", extensions=(_FromPage(41),))
     assert "expected on page 42" in lost[0].message
 
 

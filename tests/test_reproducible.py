@@ -10,9 +10,8 @@ import shutil
 import subprocess
 import sys
 
-from printshop.project import Project
-
 from conftest import RULES_SRC, folder_snapshot
+from printshop.project import Project
 
 SLOW_ELSEWHERE = {"players-guide"}  # built twice in test_products_guide.py
 

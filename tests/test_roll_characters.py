@@ -11,11 +11,10 @@ from itertools import combinations
 
 import pytest
 
+from conftest import RULES_SRC
 from printshop.project import Project
 from printshop.roll.recipe import Roller, Wishes, load_recipe
 from printshop.roll.recipe.steps import primes_first
-
-from conftest import RULES_SRC
 
 STATS = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
 SAVES = ("Area", "Body", "Death", "Luck", "Mind", "Rally")

@@ -195,7 +195,7 @@ steps:
       - {item: "'Torch'", quantity: "2", kind: light}
       - {each: loot, item: it, kind: loot}
       - {item: "'Torch'", kind: light}
-"""
+"""  # noqa: E501
 
 
 def test_the_steps_do_what_they_say(make):

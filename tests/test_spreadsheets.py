@@ -8,14 +8,14 @@ import datetime
 from pathlib import Path
 
 import pytest
-from conftest import pdf_text
-from spreadsheet_files import write_csv, write_ods, write_xlsx
 
+from conftest import pdf_text
 from printshop.builder import build_project
 from printshop.errors import PrintshopError, column_letters
 from printshop.project import Project
 from printshop.source.decks import load_deck
 from printshop.source.spreadsheets import read_spreadsheet
+from spreadsheet_files import write_csv, write_ods, write_xlsx
 
 DECK = """\
 title: Sheet Deck

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SMALL_DECK
 
+from conftest import REPO, SMALL_DECK
 from printshop import system_check
 
 WITHOUT = str(Path(__file__).with_name("without_subsetter.py"))

@@ -11,13 +11,12 @@ from collections import Counter
 
 import pytest
 
+from conftest import RULES_SRC
 from printshop.errors import PrintshopError
-from printshop.project import Project
 from printshop.products.common import jinja_environment
+from printshop.project import Project
 from printshop.render.jinja import render_template
 from printshop.source.tables import load_table
-
-from conftest import RULES_SRC
 
 
 @pytest.fixture(scope="module")

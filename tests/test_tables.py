@@ -1,10 +1,9 @@
 import pytest
 
+from conftest import RULES_SRC
 from printshop.dice import item_rng
 from printshop.errors import PrintshopError
 from printshop.source.tables import load_table, load_tables
-
-from conftest import RULES_SRC
 
 HEADER = "title: T\n"
 

@@ -86,7 +86,7 @@ def test_billion_laughs_is_refused_fast_and_small(tmp_path):
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for i, name in enumerate("bcdefghi"):
         prev = "abcdefghi"[i]
-        lines.append(f"{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]")
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
     path = write(tmp_path, "\n".join(lines) + "\n")
     assert path.stat().st_size < 1000
     started = time.monotonic()

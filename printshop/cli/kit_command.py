@@ -75,8 +75,14 @@ def kit(tables, seats, per_seat, seed, paper, recipe, classes, class_table, rero
     """Build a convention kit: one envelope (PDF) per table with each seat's random
     characters, without editing printshop.yaml."""
     from printshop.cli.progress import progress_reporter
-    from printshop.products.characters.kit import (KitRequest, build_kit, envelope_lines,
-                                                   prepare_kit, split_list, write_kit)
+    from printshop.products.characters.kit import (
+        KitRequest,
+        build_kit,
+        envelope_lines,
+        prepare_kit,
+        split_list,
+        write_kit,
+    )
     from printshop.project import Project
     from printshop.render.renderer import Renderer
 

@@ -49,9 +49,9 @@ def preflight(pdf, profile_name, card_size, interior, cover_paper, spine_width, 
     One line per finding (`p12: E-RGB: DeviceRGB fill colour in text`); exit status 1
     when any finding is an error (E-…), 0 when there are only warnings (W-…) or none.
     """
-    from printshop.preflight import preflight as run, report_json, report_text, papers_mm
+    from printshop.preflight import papers_mm, report_json, report_text
+    from printshop.preflight import preflight as run
     from printshop.profiles import get_profile
-
     from printshop.project import rules_folder
 
     # the project's print profiles, card sizes and ICC files: its folder as `build` reads
@@ -66,7 +66,8 @@ def preflight(pdf, profile_name, card_size, interior, cover_paper, spine_width, 
         raise PrintshopError.at(pdf, "file not found")
     trim = None
     if card_size:
-        from printshop.source.card_sizes import card_size as find_size, load_card_sizes
+        from printshop.source.card_sizes import card_size as find_size
+        from printshop.source.card_sizes import load_card_sizes
 
         size = find_size(card_size, load_card_sizes(root), "--card-size")
         trim = (size.width, size.height)

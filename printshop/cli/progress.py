@@ -50,7 +50,7 @@ class TerminalProgress(PlainProgress):
                 bar.start = bar.last_eta = time.time() - seconds   # the estimate: all of it
                 self.bars[task] = bar
             if done > bar.pos:
-                bar.make_step(min(done, bar.length) - bar.pos)
+                bar.make_step(min(done, bar.length or total) - bar.pos)
             self.shown = task
             if done >= total:
                 self._clear()

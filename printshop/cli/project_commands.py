@@ -8,10 +8,23 @@ from pathlib import Path
 
 import click
 
-from printshop.cli.options import (PAPERS, Choice, card_print_options, complete_products,
-                                   debug_option, project_folder, serial_option, source_option)
-from printshop.cli.problems import (EXIT_BAD_INPUT, check_system_libraries, echo_warnings,
-                                    handle_errors, stderr_colour)
+from printshop.cli.options import (
+    PAPERS,
+    Choice,
+    card_print_options,
+    complete_products,
+    debug_option,
+    project_folder,
+    serial_option,
+    source_option,
+)
+from printshop.cli.problems import (
+    EXIT_BAD_INPUT,
+    check_system_libraries,
+    echo_warnings,
+    handle_errors,
+    stderr_colour,
+)
 
 
 @click.command(epilog="""\b

@@ -9,8 +9,15 @@ from pathlib import Path
 
 import click
 
-from printshop.cli.options import (PAPERS, Choice, card_print_options, debug_option,
-                                   project_folder, serial_option, source_option)
+from printshop.cli.options import (
+    PAPERS,
+    Choice,
+    card_print_options,
+    debug_option,
+    project_folder,
+    serial_option,
+    source_option,
+)
 from printshop.cli.problems import check_system_libraries, echo_warnings, handle_errors
 from printshop.errors import PrintshopError
 
@@ -119,7 +126,7 @@ For the games of printshop's repository (in a game with a recipe of its own, fro
 \b
 A pack's cover and a kit's envelope print the exact command that reprints one of their
 sheets.
-""")
+""")  # noqa: E501 (example command lines are copied whole)
 @click.option("--count", "-n", type=int, default=1, show_default=True,
               help="How many characters (more than 10,000 needs --yes).")
 @click.option("--first", type=int, default=1, show_default=True,

@@ -198,7 +198,7 @@ def _page_count(doc, profile) -> list[Finding]:
 
 
 def _pdfx(doc, profile, icc_bytes) -> list[Finding]:
-    from printshop.profiles import PDFX_KEYS   # what render/pdf/press.py writes
+    from printshop.profiles import PDFX_KEYS  # what render/pdf/press.py writes
 
     if profile.pdf not in PDFX_KEYS:
         return []

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar
 
 from printshop import deps
 from printshop.errors import PrintshopError, Problem, Problems
-from printshop.output import BuildOutput
-from printshop.project import Project
-from printshop.source.schema import Strict, validate
-from printshop.source.yamlfile import load_yaml
+
+if TYPE_CHECKING:   # (a render worker imports this package for the job extensions its
+    # product families register, products/*/job.py: nothing heavy at import)
+    from printshop.output import BuildOutput
+    from printshop.project import Project
+    from printshop.render.renderer import Renderer
+    from printshop.source.schema import Strict
 
 # kind → module that defines it (imported only when used)
 PRODUCT_MODULES = {
@@ -36,7 +39,8 @@ class BuildContext:
     paper: str | None = None          # --paper overrides every product's paper
     strict: bool = False
     uncompressed: bool = False        # tests read PDFs as text
-    renderer: object | None = None    # printshop.render.renderer.Renderer while building
+    # the builder sets it before any product builds (a check needs none)
+    renderer: Renderer = None  # type: ignore[assignment]
     warnings: list[Problem] = field(default_factory=list)
     progress: Callable[[str], None] | None = None
     card_options: dict = field(default_factory=dict)  # --layout, --flip … for card products
@@ -45,7 +49,7 @@ class BuildContext:
     spine_width: str | None = None    # --spine-width: the wrap's spine, from the vendor
     # renders one product reuses in another (products/characters/includes.py), made once
     # per build
-    shared: dict = field(default_factory=deps.SharedRenders)
+    shared: deps.SharedRenders = field(default_factory=deps.SharedRenders)
 
     def warn(self, problem: Problem) -> None:
         if problem not in self.warnings:
@@ -101,6 +105,7 @@ class Product:
 
     def profile_where(self) -> tuple[str, int | None]:
         from printshop.errors import display_path
+        from printshop.source.yamlfile import load_yaml
 
         if self.profile_from_cli or self.project.manifest_path is None:
             return ("--profile", None)
@@ -128,6 +133,8 @@ def load_products(project: Project, names: list[str] | None = None,
     wrong option left out), so that one run reports the entry's other mistakes too. A
     provisional product is checked, never built."""
     from printshop.source.choices import close_match, fold_case
+    from printshop.source.schema import validate
+    from printshop.source.yamlfile import load_yaml
 
     problems = Problems()
     declared = project.manifest.products
@@ -144,7 +151,7 @@ def load_products(project: Project, names: list[str] | None = None,
     for name, raw in declared.items():
         if names and name not in names:
             continue
-        if name in (overrides or {}):
+        if overrides and name in overrides:
             raw = overrides[name]
         else:  # a kit including this product depends on its entry (printshop.deps)
             deps.record_entry(name, raw)

@@ -32,9 +32,8 @@ def signed(value) -> str:
 def jinja_environment(project: Project, extra_filters: dict | None = None, colours=None):
     """`colours` (printshop.source.palette.Colours) is what templates call as colour("name"):
     sRGB unless a print profile asks for CMYK."""
-    from printshop.source.palette import Colours
-
     from printshop.products.markup import FieldMarkup
+    from printshop.source.palette import Colours
 
     if colours is None:
         colours = Colours.for_project(project.root)
@@ -131,7 +130,7 @@ def check_stylesheets(ctx, project: Project, names: list[str]) -> None:
     """Before rendering: every url() inside the project, every font-family a bundled font."""
     from printshop.source.css import check_stylesheets as check
 
-    paths = [Path(stylesheet(project, name).path) for name in names]
+    paths = [Path(stylesheet(project, name).path or "") for name in names]   # (files)
     errors, warnings = check(paths, project.read_roots)
     if errors:
         raise PrintshopError(errors)
@@ -235,7 +234,7 @@ def fonts_for_screen_ahead(sheets: list[Stylesheet], roots: list[Path]) -> threa
 
 def inline_css_for_screen(sheet: Stylesheet, roots: list[Path]) -> str:
     """The stylesheet's text with its fonts as data URLs; any other url() is refused."""
-    css_path = Path(sheet.path)
+    css_path = Path(sheet.path or "")   # (a file's stylesheet)
     css_text = css_path.read_text(encoding="utf-8")
 
     def replace(match):

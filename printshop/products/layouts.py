@@ -127,8 +127,8 @@ def imposed(ctx, product, file_name: str, pdf: bytes, layout: Layout,
                  "blanks": made.blanks, "sheets": made.sheets, "sides": made.sides,
                  "creep": round(made.creep_mm, 2)}
     else:
-        from printshop.render.pdf.pocketmod import MAX_PAGES, impose_pocketmod
         from printshop.render.pdf.place_pages import page_sizes_mm
+        from printshop.render.pdf.pocketmod import MAX_PAGES, impose_pocketmod
 
         pages = len(page_sizes_mm(pdf))
         if pages > MAX_PAGES:
@@ -159,7 +159,7 @@ def _summary(layout: Layout, facts: dict) -> str:
 
 def instructions(ctx, product, layout: Layout, file_name: str, facts: dict) -> bytes:
     """The page of printing and folding instructions (the sheet's size, landscape)."""
-    from printshop.products.common import (base_url, jinja_environment, stylesheet)
+    from printshop.products.common import base_url, jinja_environment, stylesheet
     from printshop.render.jinja import render_template
     from printshop.render.job_warnings import collect_warnings
 

@@ -142,6 +142,7 @@ def report(message: str) -> None:
     if collector is None:
         raise PrintshopError.at(where.path if where else "template", text,
                                 where.line if where else None)
+    assert where is not None    # (a collector always has its place)
     collector.warn(Problem(display_path(where.path), text, where.line))
 
 
@@ -168,7 +169,7 @@ def _field_parser() -> MarkdownIt:
     md.enable(["replacements", "smartquotes", "strikethrough"])
     md.disable(["autolink"])
     use_icons(md)
-    md.validateLink = lambda url: True
+    md.validateLink = lambda url: True  # type: ignore[method-assign]  # (as its docs say)
     md.add_render_rule("icon", lambda self, tokens, idx, options, env:
                        env["events"].icon(tokens[idx].meta))
     md.add_render_rule("image", lambda self, tokens, idx, options, env:

@@ -5,8 +5,8 @@ the finished file checked by preflight before anything is written."""
 from __future__ import annotations
 
 from printshop.errors import PrintshopError, Problem
-from printshop.source.palette import Colours
 from printshop.render.job import Stylesheet
+from printshop.source.palette import Colours
 
 
 def colours_for(project, profile) -> Colours:

@@ -4,8 +4,11 @@ A product that renders in chunks (a deck's sheets, the book's parts) hands the r
 list of jobs; with a `ChunkCache` attached (the builder attaches one per build), a job whose
 content was rendered before is not rendered again. Its key hashes everything the job is:
 the HTML, the stylesheets (file paths and generated text), the roots, base URL and flags,
-the font policy, and printshop's code, the installed distributions and the text libraries
-(`cache.tool_fingerprint`). The files the render read (the stylesheets' files, @imports,
+the font policy, each of its extensions' own part (`JobExtension.key`, render/extension.py),
+and printshop's code, the installed distributions and the text libraries
+(`cache.tool_fingerprint`). What the extensions found (a card's overflows, a book part's
+anchors, a form's slots) is stored with the PDF, each serialised by its own extension.
+The files the render read (the stylesheets' files, @imports,
 fonts, images) are stored with their sha256 and checked on lookup, so an edited stylesheet
 or image is a miss even though the job's text did not change.
 
@@ -30,23 +33,22 @@ from typing import Callable
 
 from printshop import deps
 
-FORMAT = 2   # 2: results keep the named strings a book's part sets
+FORMAT = 3   # 3: extensions keep their own part of the key and their findings
 LIMIT_BYTES = 256 * 1024 * 1024
 
 
-# fields saying where or how a job is laid out, never what comes out (render/weasy/resume.py)
-WHERE_NOT_WHAT = ("keep", "resume", "worker", "first")
-
-
 def job_key(job) -> str:
+    """The job's core fields (the HTML by its digest; not `epoch`, which says when) and
+    each extension's `key()` (render/extension.py), with the tools that render it."""
     from printshop.cache import tool_fingerprint
 
-    fields = {f.name: getattr(job, f.name) for f in dataclasses.fields(job)
-              if f.name not in ("html", "epoch", *WHERE_NOT_WHAT)}
-    fields["stylesheets"] = [dataclasses.asdict(s) for s in job.stylesheets]
-    fields["fonts"] = repr(job.fonts)
-    # a CMYK job's images go through this ICC profile: its bytes, not only its name
-    fields["cmyk_icc_sha256"] = deps.file_digest(job.cmyk_icc) if job.cmyk_icc else None
+    fields = {"roots": job.roots, "base_url": job.base_url, "source": job.source,
+              "uncompressed": job.uncompressed, "layout_only": job.layout_only,
+              "cmyk_icc": job.cmyk_icc, "fonts": repr(job.fonts),
+              "stylesheets": [dataclasses.asdict(s) for s in job.stylesheets],
+              "extensions": [[e.name, e.key()] for e in job.extensions],
+              # a CMYK job's images go through this ICC profile: its bytes, not only its name
+              "cmyk_icc_sha256": deps.file_digest(job.cmyk_icc) if job.cmyk_icc else None}
     text = json.dumps({"format": FORMAT, "job": fields, "tools": tool_fingerprint(),
                        "html": hashlib.sha256(job.html.encode("utf-8")).hexdigest()},
                       sort_keys=True, default=str)
@@ -70,11 +72,9 @@ class ChunkCache:
         return self.folder / key
 
     def get(self, key: str):
-        from printshop.render.weasy.fit import Outside, Overflow
-        from printshop.render.weasy.flow import FlowFinding
-        from printshop.render.weasy.slots import slot_from_dict
-        from printshop.render.job import RenderResult
         from printshop.errors import Problem
+        from printshop.render.extension import registered
+        from printshop.render.job import RenderResult
 
         if not self.reuse:
             return None
@@ -88,36 +88,37 @@ class ChunkCache:
                 return None
             if any(self.digest(p) != d for p, d in meta["read"].items()):
                 return None
+            found = {}
+            for name, value in meta["found"].items():
+                kind = registered(name)
+                if kind is None:     # (never: the job that has this key carries it)
+                    return None
+                found[name] = kind.found_from_json(value)
             if key not in self._pending:
                 os.utime(path)   # recently used: kept when the folder is pruned
             return RenderResult(
                 pdf=pdf, pages=meta["pages"],
                 warnings=[Problem(*w) for w in meta["warnings"]],
-                overflows=[Overflow(**o) for o in meta["overflows"]],
-                anchors=meta["anchors"], read=meta["read"], fonts=meta["fonts"],
-                outside=[Outside(**o) for o in meta["outside"]],
-                flow=[FlowFinding(**f) for f in meta.get("flow", [])],
-                strings={name: [tuple(a) for a in found]
-                         for name, found in meta.get("strings", {}).items()},
-                slots=[{name: slot_from_dict(d) for name, d in page.items()}
-                       for page in meta.get("slots", [])])
+                read=meta["read"], fonts=meta["fonts"], found=found)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, result) -> None:
         """Kept until `commit`."""
+        from printshop.render.extension import registered
+
         if result.refused or result.lost or not result.strings_carried:
             return
+        found = {}
+        for name, value in result.found.items():
+            kind = registered(name)
+            if kind is None:
+                return
+            found[name] = kind.found_as_json(value)
         meta = {"format": FORMAT, "pdf_sha256": hashlib.sha256(result.pdf).hexdigest(),
                 "pages": result.pages,
                 "warnings": [[str(w.path), w.message, w.line, w.column] for w in result.warnings],
-                "overflows": [dataclasses.asdict(o) for o in result.overflows],
-                "anchors": result.anchors, "read": result.read, "fonts": result.fonts,
-                "outside": [dataclasses.asdict(o) for o in result.outside],
-                "flow": [dataclasses.asdict(f) for f in result.flow],
-                "strings": result.strings,
-                "slots": [{name: dataclasses.asdict(slot) for name, slot in page.items()}
-                          for page in result.slots]}
+                "read": result.read, "fonts": result.fonts, "found": found}
         self._pending[key] = json.dumps(meta).encode("utf-8") + b"\n" + result.pdf
 
     def commit(self) -> None:

@@ -16,6 +16,7 @@ from printshop.safepath import PROJECT_SCHEME, UnsafePath, resolve_inside
 from printshop.source.images import ImageRefused
 from printshop.source.images import check_image_size as check_size
 
+
 class Refused(Exception):
     pass
 

@@ -33,6 +33,7 @@ def press_image(data: bytes, icc_path: str) -> tuple[bytes, str]:
         image.convert("L").save(out, format="PNG")
         return out.getvalue(), "image/png"
     source_icc = image.info.get("icc_profile")
+    rgb_like: Image.Image | None
     if image.mode == "CMYK":
         rgb_like = image
     else:
@@ -45,6 +46,7 @@ def press_image(data: bytes, icc_path: str) -> tuple[bytes, str]:
         except Exception:  # an unusable embedded profile: the image is taken as sRGB
             transform = _transform(icc_path, None, "RGB")
         rgb_like = ImageCms.applyTransform(rgb_like, transform)
+    assert rgb_like is not None    # (applyTransform makes a new image)
     out = io.BytesIO()
     rgb_like.save(out, format="JPEG", quality=JPEG_QUALITY, subsampling=0,
                   dpi=image.info.get("dpi", (72, 72)))

@@ -151,8 +151,8 @@ def render_template(env: jinja2.Environment, name: str, **context) -> str:
                                 exc.lineno) from None
     except jinja2.TemplateNotFound as exc:
         where, line = _template_frame(exc, env)
-        raise PrintshopError.at(where or "templates", f"template not found: {exc.message or exc.name}",
-                                line) from None
+        raise PrintshopError.at(where or "templates",
+                                f"template not found: {exc.message or exc.name}", line) from None
     except SecurityError as exc:
         where, line = _template_frame(exc, env)
         raise PrintshopError.at(where or name, f"not allowed in a template: {exc}", line) from None

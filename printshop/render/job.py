@@ -13,13 +13,20 @@ import contextlib
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from printshop import deps
 from printshop.errors import Problem, display_path
+from printshop.render.extension import JobExtension, JobRun
 from printshop.render.job_warnings import as_problem, capture, summarise_notdef
 from printshop.render.weasy.speedups import layout_only
+
+if TYPE_CHECKING:
+    from printshop.render.fonts import FontPolicy
+
+E = TypeVar("E", bound=JobExtension)
 
 
 @dataclass(frozen=True)
@@ -34,45 +41,45 @@ class Stylesheet:
 
 @dataclass
 class RenderJob:
+    """What every product renders: the core of a job. What a product family asks for
+    besides (a book's part, a layered sheet, card faces, checks of the pages) is in its
+    `extensions` (render/extension.py), run by the worker in the order listed."""
+
     html: str
     stylesheets: tuple[Stylesheet, ...]
     roots: tuple[str, ...]
     base_url: str
     source: str  # what to blame in messages: the template or product
     uncompressed: bool = False
-    fit_check: bool = False  # report boxes marked data-fit="NAME" whose content overflows
-    anchors: bool = False    # return the page number of every id (RenderResult.anchors)
-    layout_only: bool = False  # lay out, make no PDF (for page numbers: pdf is b"")
+    layout_only: bool = False  # lay out, make no PDF (pdf is b"")
     cmyk_icc: str | None = None  # CMYK print profile: raster images converted with this ICC
     epoch: int = 0  # set by the Renderer: a worker's caches last one build (see Renderer)
-    fonts: object = None     # printshop.render.fonts.FontPolicy; None: bundled fonts only
-    page_check: bool = False  # report boxes reaching past their column or the page
-    # layered sheets (printshop.render.pdf.layers): the geometry of every data-slot element
-    # (RenderResult.slots); `stamps`, (Slot, HTML text) pairs: lay out these stamps, one a
-    # page, instead of `html`; `overlay`: the forms and stamps to draw over each page
-    slots: bool = False
-    stamps: tuple = ()
-    overlay: object = None
-    # named strings (string-set) as the book's earlier parts left them: (name, value) pairs
-    # used where the document has set none yet (printshop.render.weasy.strings)
-    strings: tuple = ()
-    # the book's parts (printshop.render.weasy.resume): `keep`, a token to keep this layout under
-    # in the worker; `resume`, (token, first page) to finish such a layout with the numbers
-    # of `html` (the last of its stylesheets being the one that places it in the book, as
-    # products.book_parts.place_in_book does); `worker`, the pid of the worker that should
-    # take the job (0: any)
-    keep: str = ""
-    resume: tuple = ()
-    worker: int = 0
-    # with `keep`: the page in the book the part was laid out to start on (its last
-    # stylesheet places it there, as book_parts.place_in_book does); 0: not placed yet
-    first: int = 0
-    # card sheets (render/pdf/impose.py): for each sheet page, its faces as (face page index,
-    # x, y, width, height) in mm; the face pages follow the sheets and are placed on them
-    faces: tuple = ()
-    # the number printed on the first page (a book's part starts on its page in the book):
-    # pages in messages are counted from it
-    first_page: int = 1
+    fonts: FontPolicy | None = None   # None: the bundled fonts only
+    extensions: tuple[JobExtension, ...] = ()
+
+    def get(self, kind: type[E]) -> E | None:
+        """The job's extension of that class, or None."""
+        return next((e for e in self.extensions if isinstance(e, kind)), None)
+
+    def extended(self, *extensions: JobExtension) -> RenderJob:
+        """A copy with `extensions` added, each replacing one of its class (in its place)."""
+        kinds = {type(e): e for e in extensions}
+        kept = tuple(kinds.pop(type(e), e) for e in self.extensions)
+        return replace(self, extensions=kept + tuple(kinds.values()))
+
+    def without(self, *kinds: type[JobExtension]) -> RenderJob:
+        return replace(self, extensions=tuple(e for e in self.extensions
+                                              if not isinstance(e, kinds)))
+
+    @property
+    def first_page(self) -> int:
+        """The number printed on the job's first page: pages in messages count from it."""
+        return next((e.first_page for e in self.extensions if e.first_page != 1), 1)
+
+    @property
+    def worker(self) -> int:
+        """The pid of the worker that should take the job (0: any): render/pool/pool.py."""
+        return next((e.worker for e in self.extensions if e.worker), 0)
 
 
 @dataclass
@@ -81,23 +88,17 @@ class RenderResult:
     pages: int
     warnings: list[Problem] = field(default_factory=list)
     refused: list[Problem] = field(default_factory=list)
-    overflows: list = field(default_factory=list)  # printshop.render.weasy.fit.Overflow
-    anchors: dict[str, int] = field(default_factory=dict)  # id → page number (from 1)
     read: dict = field(default_factory=dict)  # file → sha256 the render read (printshop.deps)
     fonts: list[str] = field(default_factory=list)  # families of the fonts in the PDF
-    outside: list = field(default_factory=list)  # printshop.render.weasy.fit.Outside (page_check)
-    flow: list = field(default_factory=list)  # printshop.render.weasy.flow.FlowFinding (page_check)
-    slots: list = field(default_factory=list)  # per page: {name: layers.Slot}
-    # with `anchors`: name → [(page, last value set on it)] of every named string it sets
-    strings: dict = field(default_factory=dict)
-    kept_by: int = 0   # with `keep`: the pid of the worker keeping the layout (0: none)
-    resumed: bool = False   # with `resume`: finished from a kept layout, not laid out again
     # words of the document missing from its pages or printed more often (errors: the
     # build fails with them; render/weasy/words.py)
     lost: list[Problem] = field(default_factory=list)
-    # with `strings`: False when they could not be carried into the layout (the patch
-    # `carried-strings` skipped): the book is then laid out whole (products/book/parts.py)
+    # with a book part's strings: False when they could not be carried into the layout
+    # (the patch `carried-strings` skipped): the book is then laid out whole
+    # (products/book/parts.py)
     strings_carried: bool = True
+    # extension name → what it found (`Extension.found_in(result)` reads it typed)
+    found: dict[str, Any] = field(default_factory=dict)
 
 
 _process_state: dict = {}
@@ -216,6 +217,7 @@ def preload() -> None:
     # what the first job would import (~0.03 s): the fetcher (and the email parser it
     # reads data: URLs with), the fit check
     import email.policy  # noqa: F401
+
     import printshop.render.fetcher  # noqa: F401
     import printshop.render.weasy.fit  # noqa: F401
 
@@ -294,6 +296,8 @@ def _account(what: str, started: float) -> None:
 
 
 def _render_job(job: RenderJob) -> RenderResult:
+    """The job laid out and written, its extensions' hooks run around that (in the order
+    the job lists them: render/extension.py)."""
     _font_config(job)    # the first: it imports and patches WeasyPrint (render/weasy/)
     from weasyprint import HTML
 
@@ -314,94 +318,43 @@ def _render_job(job: RenderJob) -> RenderResult:
                 stylesheets=list(css) + list(extra), font_config=_font_config(job),
                 cache=images)
 
-    kept = resumed = False
-    strings_carried = True
-    faces_refused: list[Problem] = []
+    def stylesheet(sheet: Stylesheet):
+        parsed, warnings, refused, read = _stylesheet(job, sheet)
+        deps.merge(read)
+        return parsed, warnings, refused
+
+    run = JobRun(job, _process_state, _font_config(job), layout, stylesheet)
     try:
-        if job.stamps:
-            from printshop.render.pdf.layers import stamp_css, stamps_html
-
-            document = layout(stamps_html(list(job.stamps)),
-                              extra=[stamp_css(_process_state, _font_config(job))])
-        else:
-            carry = contextlib.nullcontext()
-            if job.strings:
-                from printshop.render.weasy import registry, strings
-
-                strings_carried = registry.active(strings.CARRIED_STRINGS.name)
-                if strings_carried:
-                    carry = strings.carried(dict(job.strings))
-            with carry:
-                if job.keep or job.resume:
-                    from printshop.render.weasy.resume import lay_out
-
-                    document, kept, resumed = lay_out(job, lambda: layout(job.html))
-                else:
-                    document = layout(job.html)
-        overflows, outside = [], []
-        if job.fit_check:
-            from printshop.render.weasy.fit import find_overflows
-
-            overflows = find_overflows(document)
-        anchors, named = {}, {}
-        if job.anchors:
-            from printshop.render.weasy.strings import assignments
-
-            for number, page in enumerate(document.pages, start=1):
-                for name in page.anchors:
-                    anchors.setdefault(name, number)
-            named = assignments(document)
-        flow = []
-        lost = []
-        if not job.layout_only and not overflows:
-            # (a box that overflows is the product's to fit again or report)
-            lost = _lost_words(job, document)
-        if job.page_check:
-            from printshop.render.weasy.fit import find_outside
-            from printshop.render.weasy.flow import find_flow
-
-            outside = find_outside(document)
-            flow = find_flow(document, job.first_page)
-        geometry = []
-        if job.slots or job.overlay is not None:
-            from printshop.render.weasy.slots import slot_geometry
-
-            geometry = slot_geometry(document)
+        with contextlib.ExitStack() as around:
+            for extension in job.extensions:
+                around.enter_context(extension.around_layout(run))
+            document = next((d for e in job.extensions if (d := e.lay_out(run)) is not None),
+                            None)
+            if document is None:
+                document = layout(job.html)
+        for extension in job.extensions:
+            extension.after_layout(run, document)
+        lost = _lost_words(job, document) if run.check_words else []
         pdf = b"" if job.layout_only else document.write_pdf(uncompressed_pdf=job.uncompressed)
         fonts = sorted({font.family for font in document.fonts.values()})
-        pages = len(document.pages)
-        if job.faces:
-            from printshop.render.pdf.impose import place_faces
-
-            pages = len(job.faces)
-            if pdf:
-                try:
-                    pdf = place_faces(pdf, job.faces, job.uncompressed)
-                except ValueError as exc:    # a stylesheet made a face two pages
-                    faces_refused = [Problem(job.source, f"{exc}: each card face must "
-                                             "fit on one page of its own size")]
-        # the laid-out pages go before the layers are drawn over them: a big pack's peak
-        # memory is a worker holding both
+        run.pages = len(document.pages)
+        # the laid-out pages go before the PDF is worked on: a big pack's peak memory is a
+        # worker holding both
         del document
-        if job.overlay is not None:
-            from printshop.render.pdf.layers import draw_layers
-
-            pdf = draw_layers(job, geometry, pdf, _process_state)
+        for extension in job.extensions:
+            pdf = extension.after_pdf(run, pdf)
     finally:
         logger.removeHandler(handler)
     refused = [Problem(job.source, f"refused to load {url}: {why}") for url, why in
-               fetcher.refused] + faces_refused
+               fetcher.refused] + run.refused
     messages, notdef = summarise_notdef(job.source, handler.messages)
     warnings = [Problem(job.source, m) for m in messages
                 if not (m.startswith("Failed to load") and fetcher.refused)
                 and not is_fallback_warning(m)] + notdef  # the CLI says it once per run
-    return RenderResult(pdf=pdf, pages=pages,
-                        warnings=css_warnings + warnings, refused=css_refused + refused,
-                        overflows=overflows, anchors=anchors, fonts=fonts, outside=outside,
-                        flow=flow,
-                        slots=geometry if job.slots else [], strings=named,
-                        kept_by=os.getpid() if kept else 0, resumed=resumed, lost=lost,
-                        strings_carried=strings_carried)
+    return RenderResult(pdf=pdf, pages=run.pages,
+                        warnings=css_warnings + run.warnings + warnings,
+                        refused=css_refused + refused, fonts=fonts, lost=lost,
+                        found=run.found, strings_carried=run.strings_carried)
 
 
 def _lost_words(job: RenderJob, document) -> list[Problem]:

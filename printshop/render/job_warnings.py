@@ -49,7 +49,8 @@ def summarise_notdef(origin: str, messages: list[str]) -> tuple[list[str], list[
     """WeasyPrint warns once per character it cannot draw: a flood. One line per script."""
     from printshop.render.fonts import script_of
 
-    kept, missing = [], set()
+    kept: list[str] = []
+    missing: set[str] = set()
     for message in messages:
         match = NOTDEF.match(message)
         if match:

@@ -71,7 +71,9 @@ class _PoolFeed:
     results_first = True   # a result may add urgent jobs: the pool hands it over first
 
     def __init__(self, queue: RenderQueue, epoch: int, cache, on_done: Callable):
-        self.queue, self.epoch, self.cache, self.on_done = queue, epoch, cache, on_done
+        # (the renderer swaps in an empty queue when a job was refused: nothing more)
+        self.queue: Any = queue
+        self.epoch, self.cache, self.on_done = epoch, cache, on_done
         self.sent: dict[int, str] = {}               # task → job key
         self.jobs: dict[int, Any] = {}               # task → job (for error messages)
         self.chunks: dict[int, bool] = {}            # task → counted

@@ -10,9 +10,8 @@ import threading
 
 from printshop import deps
 from printshop.errors import PrintshopError, Problem
+from printshop.render.job import Cached, RenderJob, RenderResult, preload, render_job, warm_up
 from printshop.render.job_warnings import unique as _unique
-from printshop.render.job import (Cached, RenderJob, RenderResult, preload,
-                                  render_job, warm_up)
 from printshop.render.pool.pool import DEFAULT_TIMEOUT, TaskFailed, WorkerPool
 
 
@@ -96,9 +95,8 @@ class Renderer:
         if todo:
             with self._lock:
                 riders, self._riders = self._riders, []
-            riders = [(job_key(job), job) for job in riders]
-            riders = [(key, job) for key, job in riders if key not in indices]
-            batch = todo + [key for key, _ in riders]
+            keyed = [(key, job) for job in riders if (key := job_key(job)) not in indices]
+            batch = todo + [key for key, _ in keyed]
 
             def finished(n: int, result: RenderResult) -> None:
                 if on_done is not None and n < len(todo):
@@ -106,7 +104,7 @@ class Renderer:
                         on_done(index, result)
 
             rendered = self._render([jobs[indices[key][0]] for key in todo] +
-                                    [job for _, job in riders], finished)
+                                    [job for _, job in keyed], finished)
             for key, result in zip(batch, rendered):
                 if self.cache is not None:
                     self.cache.put(key, result)
@@ -291,7 +289,8 @@ class Background:
     def __init__(self, render, jobs, on_thread: bool = True):
         import contextvars
 
-        self._results = self._error = None
+        self._results: list[RenderResult] = []
+        self._error: BaseException | None = None
         self._listed = threading.Event()
         context = contextvars.copy_context()
         self._thread = threading.Thread(target=context.run, args=(self._run, render, jobs),

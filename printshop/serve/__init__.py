@@ -35,6 +35,8 @@ class Preview:
     @property
     def url(self) -> str:
         host, port = self.server.server_address[:2]
+        if isinstance(host, bytes):
+            host = host.decode()
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}/"
 

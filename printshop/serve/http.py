@@ -27,7 +27,6 @@ another origin read a response.
 
 from __future__ import annotations
 
-import html
 import ipaddress
 import json
 import mimetypes

@@ -3,8 +3,14 @@ on the service's warm workers, written into the output folder and nowhere else."
 
 from __future__ import annotations
 
+import threading
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from printshop.render.renderer import Renderer
+    from printshop.serve.state import State
 
 
 def inside(out: Path, name: str) -> Path:
@@ -28,8 +34,7 @@ def pack(source: Path, out: Path, renderer, request: dict, log) -> tuple[list[st
 
 
 def kit(source: Path, out: Path, renderer, request, log) -> tuple[list[str], list[str]]:
-    from printshop.products.characters.kit import (build_kit, envelope_lines, prepare_kit,
-                                                   write_kit)
+    from printshop.products.characters.kit import build_kit, envelope_lines, prepare_kit, write_kit
     from printshop.project import Project
 
     project = Project.load(source)
@@ -49,6 +54,16 @@ class FormJobs:
     job waits for the build thread, which runs it on the warm workers before a rebuild."""
 
     MAX_JOBS_SHOWN = 20
+    # what the build service it is mixed into has (serve/service.py)
+    source: Path
+    out: Path
+    log: Callable[[str], None]
+    state: State
+    changed: threading.Condition
+    _renderer: Renderer | None
+    _queued: list[dict]
+    _lines: Callable[[Any, Any], list[str]]
+    _say: Callable[[Any, Any], bool]
 
     def submit(self, kind: str, request) -> int | None:
         """Queue a pack or a kit for the build thread (it uses the warm workers); its id, or

@@ -2,13 +2,13 @@
 
 One thread watches the project (watchfiles) and marks it dirty; one thread builds. A build
 is a cycle: first the HTML editions alone (a saved chapter reaches the browser in about a
-second), then each saved chapter's pages alone, numbered as in the last whole book (its
-page map, kept in the build cache: products/book/preview.py), then every product, one at a
-time, each through the build cache (only what a change touched is rendered), on one warm
-pool of render workers. The whole book replaces the chapter's preview when it is done. A save that arrives during
-a cycle makes the loop go round once more as soon as the current product is done: the
-latest change wins, and no change is lost. Files reach the output folder only by atomic
-renames, so a half-written file is never served.
+second), then each saved chapter's pages alone, numbered as in the last whole book (its page
+map, kept in the build cache: products/book/preview.py), then every product, one at a time,
+each through the build cache (only what a change touched is rendered), on one warm pool of
+render workers. The whole book replaces the chapter's preview when it is done. A save that
+arrives during a cycle makes the loop go round once more as soon as the current product is
+done: the latest change wins, and no change is lost. Files reach the output folder only by
+atomic renames, so a half-written file is never served.
 
 State for the pages (the build number, each file's version, the problems of the last
 attempt) is published to listeners (the server's event streams) after every step.
@@ -24,8 +24,16 @@ from typing import Callable
 
 from printshop.cache import CACHE_DIR
 from printshop.serve.made_here import FormJobs
-from printshop.serve.state import (State, count_phrase, internal_error, mtime_of, page_count,
-                                   product_title, shown_path, version_of)
+from printshop.serve.state import (
+    State,
+    count_phrase,
+    internal_error,
+    mtime_of,
+    page_count,
+    product_title,
+    shown_path,
+    version_of,
+)
 
 
 class BuildService(FormJobs):
@@ -141,7 +149,8 @@ class BuildService(FormJobs):
                 # workers a product let go (a pregen pack frees their memory before its
                 # merge) or that a failed render took down start again while the author
                 # writes, not after the next save
-                self._renderer.start()
+                if self._renderer is not None:
+                    self._renderer.start()
 
     def _is_dirty(self) -> bool:
         with self.changed:
@@ -297,14 +306,17 @@ class BuildService(FormJobs):
         from printshop.errors import PrintshopError
         from printshop.output import write_atomic
         from printshop.products import BuildContext, load_products
+        from printshop.products.book.guide import Guide
         from printshop.project import Project
 
         started = time.monotonic()
         try:
             project = Project.load(self.source)
             product, = load_products(project, [name])
-            ctx = BuildContext(project=project, renderer=self._renderer)
-            self._renderer.new_build()
+            renderer = self._renderer
+            assert renderer is not None and isinstance(product, Guide)   # (started; a book)
+            ctx = BuildContext(project=project, renderer=renderer)
+            renderer.new_build()
             with deps.recording(deps.Recorder()):
                 preview = product.chapter_preview(ctx, source, pages, composed)
         except PrintshopError:
@@ -340,7 +352,8 @@ class BuildService(FormJobs):
             version = version_of(self.out / output)
             if version:
                 files[output] = version
-        pages = {f: n for f, n in self.state.pages.items() if f in files}
+        pages: dict[str, int | None] = {f: n for f, n in self.state.pages.items()
+                                        if f in files}
         for output in files:
             if output.endswith(".pdf") and files[output] != self.state.files.get(output):
                 pages[output] = page_count(self.out / output)

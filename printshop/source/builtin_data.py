@@ -5,7 +5,6 @@ name beside the project's `printshop.yaml` adds entries, or redefines one whole.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Generic, TypeVar

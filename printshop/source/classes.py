@@ -19,7 +19,8 @@ Save = Literal["Area", "Body", "Death", "Luck", "Mind", "Rally"]
 
 
 class Tracker(Strict):
-    """Uses a sheet ticks off: `uses` at 1st level, coming back each day, each adventure or never."""
+    """Uses a sheet ticks off: `uses` at 1st level, coming back each day, each adventure or
+    never."""
 
     uses: int = Field(ge=1, le=20)
     resets: Literal["day", "adventure", "never"]

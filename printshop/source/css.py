@@ -72,7 +72,8 @@ def _declarations(content):
 
 
 def _families(tokens) -> list[str]:
-    families, current = [], []
+    families: list[str] = []
+    current: list[str] = []
     for token in list(tokens) + [None]:
         if token is None or (token.type == "literal" and token.value == ","):
             name = " ".join(current).strip()
@@ -93,9 +94,10 @@ def _families(tokens) -> list[str]:
 def _font_shorthand_families(tokens) -> list[str]:
     tokens = [t for t in tokens if t.type != "whitespace" and t.type != "comment"]
     for index, token in enumerate(tokens):
-        if token.type in ("dimension", "percentage") or (token.type == "ident" and token.lower_value in (
-                "xx-small", "x-small", "small", "medium", "large", "x-large", "xx-large",
-                "smaller", "larger")):
+        if token.type in ("dimension", "percentage") or (
+                token.type == "ident" and token.lower_value in (
+                    "xx-small", "x-small", "small", "medium", "large", "x-large", "xx-large",
+                    "smaller", "larger")):
             rest = tokens[index + 1:]
             if rest and rest[0].type == "literal" and rest[0].value == "/":
                 rest = rest[2:]

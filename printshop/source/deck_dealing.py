@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 from typing import Any
 
 from printshop.errors import Problems
-from printshop.source.deck_spec import (DEFAULT_TEMPLATES, MAX_DICE_CARDS, RANKS, SUITS, Card,
-                                        Deck)
-from printshop.source.tables import Table, row_name
+from printshop.source.deck_spec import DEFAULT_TEMPLATES, MAX_DICE_CARDS, RANKS, SUITS, Card, Deck
+from printshop.source.tables import Row, Table, row_name
+
 
 def _fields(table: Table, row) -> dict:
     return dict(row.values)
@@ -43,7 +44,8 @@ def _deal_rows(deck: Deck, problems: Problems) -> None:
                 data={"kind": "row", "fields": _fields(table, row), "roll": row.roll_text,
                       "dice": table.dice.text if table.dice else None,
                       "columns": _columns(table), "labels": _labels(table)},
-                path=row.path or table.path, line=row.line, label=label))
+                path=Path(row.path) if row.path else table.path, line=row.line,
+                label=label))
     if not deck.cards:
         problems.add(table.path, "every row says copies: 0, so the deck has no cards",
                      deck.line_of("rows"))
@@ -75,6 +77,7 @@ def _deal_dice(deck: Deck, problems: Problems) -> None:
     for table in tables:
         _no_copies(deck, table, problems)
     dice = tables[0].dice
+    assert dice is not None    # (checked above: every table has the same dice)
     combinations = dice.sides ** dice.count
     if combinations > MAX_DICE_CARDS:
         problems.add(deck.path, f"deal: dice: {dice.text} falls {combinations} ways, too many "
@@ -126,7 +129,7 @@ def _deal_playing_cards(deck: Deck, problems: Problems) -> None:
                      "'ranks'", deck.line_of("columns"))
         return
     _no_copies(deck, table, problems)
-    owner: dict[tuple[str, str], int] = {}
+    owner: dict[tuple[str, str], Row] = {}
     dealt: dict[tuple[str, str], Any] = {}
     fields_of: dict[int, dict] = {}
     for i, row in enumerate(table.rows):
@@ -140,8 +143,9 @@ def _deal_playing_cards(deck: Deck, problems: Problems) -> None:
             try:
                 fields_of[i] = {**deck.results.row_for(int(die)).values, **fields_of[i]}
             except (KeyError, ValueError):
+                rolled = deck.results.dice.text if deck.results.dice else "its roll"
                 problems.add(at, f"die: {die} is not a result of "
-                             f"{deck.results.dice.text} on '{deck.results.id}'", row.line)
+                             f"{rolled} on '{deck.results.id}'", row.line)
                 continue
         bad = [s for s in row["suits"] if s not in SUITS]
         if bad:

@@ -173,7 +173,7 @@ class Deck:
                 "credit": spec.credit,
                 "size": self.size.id}
 
-    def colour_problems(self, colours) -> list[tuple[str, int]]:
+    def colour_problems(self, colours) -> list[tuple[str, int | None]]:
         """(message, line) for each deck colour `colours` cannot print."""
         from printshop.source.palette import UnknownColour
 

@@ -18,15 +18,22 @@ import difflib
 import re
 from pathlib import Path, PurePosixPath
 
-from printshop.source.card_sizes import load_card_sizes, unknown_size_message
-from printshop.source.choices import fold_case
 from printshop.dice import parse_dice
 from printshop.errors import PrintshopError, Problems
 from printshop.safepath import UnsafePath, resolve_inside
-from printshop.source.deck_dealing import (_deal_dice, _deal_playing_cards, _deal_rows,
-                                           parse_ranks)
-from printshop.source.deck_spec import (DECKS_FOLDER, DEFAULT_TEMPLATES, RANKS, SUITS, Card,
-                                        Deck, DeckSpec, HirelingSettings)
+from printshop.source.card_sizes import load_card_sizes, unknown_size_message
+from printshop.source.choices import fold_case
+from printshop.source.deck_dealing import _deal_dice, _deal_playing_cards, _deal_rows, parse_ranks
+from printshop.source.deck_spec import (
+    DECKS_FOLDER,
+    DEFAULT_TEMPLATES,
+    RANKS,
+    SUITS,
+    Card,
+    Deck,
+    DeckSpec,
+    HirelingSettings,
+)
 from printshop.source.schema import validate
 from printshop.source.tables import TABLE_ID_RE, Table, TableSpec, load_table, table_from_spec
 from printshop.source.yamlfile import load_yaml
@@ -109,15 +116,15 @@ def add_rules_cards(deck: Deck, project, problems: Problems) -> None:
                                  problems)
             table = None
             if found and rules.columns is not None:
-                keys = {c.key for c in found.columns}
-                for j, key in enumerate(rules.columns):
-                    if key not in keys:
-                        pos = deck.doc.pos(("rules_cards", i, "columns", j))
-                        problems.add(deck.path, f"rules_cards[{i}].columns: no column '{key}' "
-                                     f"in '{rules.table}' (columns: "
-                                     f"{', '.join(c.key for c in found.columns)})",
-                                     pos.line, pos.column)
-                        found = None
+                keys = [c.key for c in found.columns]
+                missing = [(j, key) for j, key in enumerate(rules.columns) if key not in keys]
+                for j, key in missing:   # (each of them: the table is not used then)
+                    pos = deck.doc.pos(("rules_cards", i, "columns", j))
+                    problems.add(deck.path, f"rules_cards[{i}].columns: no column '{key}' "
+                                 f"in '{rules.table}' (columns: {', '.join(keys)})",
+                                 pos.line, pos.column)
+                if missing:
+                    found = None
             if found:
                 table = _compact_table(found, rules.columns)
         deck.cards.append(Card(
@@ -190,7 +197,7 @@ def _check_templates(project, deck: Deck, problems: Problems) -> None:
 def emblem_names(project) -> list[str]:
     """The emblems drawn for card backs: templates/cards/emblems/*.svg (the project's and
     printshop's)."""
-    names = set()
+    names: set[str] = set()
     for folder in project.template_dirs:
         emblems = folder / "cards" / "emblems"
         if emblems.is_dir():
@@ -331,8 +338,8 @@ def _check_face(deck: Deck, problems: Problems) -> None:
     if not deck.tables:
         return
     keys = {c.key for t in deck.tables for c in t.columns}
-    slots = [("corner", face.corner), ("title", face.title), ("note", face.note),
-             ("icon", face.icon)]
+    slots: list[tuple[str | tuple[str, int], str | None]] = [
+        ("corner", face.corner), ("title", face.title), ("note", face.note), ("icon", face.icon)]
     slots += [(("text", i), key) for i, key in enumerate(face.text)]
     slots += [(("extra", i), key) for i, key in enumerate(face.extra)]
     for slot, key in slots:

@@ -73,7 +73,7 @@ class IconSet:
         raise UnknownIcon(self.unknown_message(name))
 
     def names(self) -> list[str]:
-        found = set()
+        found: set[str] = set()
         for folder, _ in self.folders:
             if folder.is_dir():
                 found.update(p.stem for p in folder.glob("*.svg"))

@@ -1,9 +1,10 @@
 """The palette: every printed colour, defined once with its sRGB and its CMYK value.
 
-`printshop/data/palette.yaml` holds printshop's own colours; a project's `palette.yaml`
-adds or redefines colours (its decks name them): source/builtin_data.py loads both. `Colours` is the palette in one colour
-mode: what a stylesheet variable, a template's `colour("name")` or a deck colour prints as.
-In CMYK mode a colour the palette does not define is an error, never a silent conversion.
+`printshop/data/palette.yaml` holds printshop's own colours; a project's `palette.yaml` adds
+or redefines colours (its decks name them): source/builtin_data.py loads both. `Colours` is
+the palette in one colour mode: what a stylesheet variable, a template's `colour("name")` or
+a deck colour prints as. In CMYK mode a colour the palette does not define is an error,
+never a silent conversion.
 """
 
 from __future__ import annotations
@@ -147,9 +148,10 @@ class Colours:
         if self.mode == "cmyk":
             a, b = self.cmyk_of(value), self.cmyk_of(other)
             return device_cmyk(tuple(x + (y - x) * amount for x, y in zip(a, b)))
-        a = [int(self.srgb_of(value)[i:i + 2], 16) for i in (1, 3, 5)]
-        b = [int(self.srgb_of(other)[i:i + 2], 16) for i in (1, 3, 5)]
-        return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
+        rgb_a = [int(self.srgb_of(value)[i:i + 2], 16) for i in (1, 3, 5)]
+        rgb_b = [int(self.srgb_of(other)[i:i + 2], 16) for i in (1, 3, 5)]
+        return "#" + "".join(f"{round(x + (y - x) * amount):02x}"
+                             for x, y in zip(rgb_a, rgb_b))
 
     def variables_css(self) -> str:
         """`:root { --name: value; … }` for stylesheets written with var(--name)."""

@@ -6,11 +6,12 @@ import difflib
 import re
 import types
 import typing
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from printshop.errors import PrintshopError, Problems
+from printshop.errors import Problems
 from printshop.source.yamlfile import Loc, YamlDoc
 
 M = TypeVar("M", bound=BaseModel)
@@ -58,12 +59,12 @@ def validate_folding_case(model: type[M], data: Any) -> M:
     return model.model_validate(data)
 
 
-def _choices(error: dict) -> list[str]:
+def _choices(error: Mapping) -> list[str]:
     expected = (error.get("ctx") or {}).get("expected", "")
     return [m.replace("''", "'") for m in re.findall(r"'((?:[^']|'')*)'", str(expected))]
 
 
-def _folded_choice(error: dict) -> str | None:
+def _folded_choice(error: Mapping) -> str | None:
     got = error.get("input")
     if error["type"] != "literal_error" or not isinstance(got, str):
         return None
@@ -105,7 +106,7 @@ def add_validation_problems(problems: Problems, doc: YamlDoc, exc: ValidationErr
         problems.add(doc.path, message, pos.line, pos.column)
 
 
-def _friendly(error: dict) -> str:
+def _friendly(error: Mapping) -> str:
     kind, got = error["type"], error.get("input")
     shown = f"'{got}'" if isinstance(got, str) else _kind_name(got)
     if kind == "missing":

@@ -40,7 +40,6 @@ from printshop.errors import PrintshopError, Problems
 from printshop.source.schema import Strict, validate
 from printshop.source.yamlfile import YamlDoc, load_yaml
 
-
 CARDS_PER_PAGE = (1, 2, 4)
 
 

@@ -197,6 +197,7 @@ def rows_from_spreadsheet(spec: TableSpec, doc: YamlDoc, base: tuple, root: Path
     """`spec` with its rows (and, when it declares none, its columns) read from the
     spreadsheet `spec.rows` names, relative to the YAML file and inside `root`."""
     name = spec.rows
+    assert isinstance(name, str)    # (the caller's: rows from a file)
     rows_at = doc.where(base + ("rows",))
     problems = Problems()
     if not name.lower().endswith(SUFFIXES):
@@ -236,8 +237,8 @@ def _header(spec: TableSpec, sheet: Sheet, problems: Problems
     cells = sheet.cells[row_number - 1] if row_number <= len(sheet.cells) else []
     declared = list(spec.columns) if spec.columns is not None else None
     names: dict[str, str] = {}       # a header as written (normalised) → key
-    for key in sorted(RESERVED_KEYS):
-        names[key] = key
+    for reserved in sorted(RESERVED_KEYS):
+        names[reserved] = reserved
     for label in (spec.roll_label, spec.dice, "roll"):
         if label and spec.dice:      # a dice table's roll column may be headed `d6`
             names[_normal(label)] = "roll"
@@ -259,6 +260,7 @@ def _header(spec: TableSpec, sheet: Sheet, problems: Problems
             columns.append(ColumnSpec(key=key, label=" ".join(cell.split()), optional=True))
             names[_normal(cell)] = key
         if key is None:
+            declared = declared or []   # (a deck with columns of its own)
             known = sorted({c.key for c in declared} | {c.label for c in declared})
             close = difflib.get_close_matches(cell, known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""

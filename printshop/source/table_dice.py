@@ -8,10 +8,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from printshop.dice import Dice, parse_dice
 from printshop.errors import Problems
 from printshop.source.yamlfile import YamlDoc
+
+if TYPE_CHECKING:
+    from printshop.source.spreadsheets import SheetRowsDoc
 
 RANGE_RE = re.compile(r"^\s*(-?\d+)\s*(?:[-–]\s*(-?\d+))?\s*$")
 
@@ -43,7 +47,7 @@ def parse_range(value) -> tuple[int, int] | None:
     return (low, high) if low <= high else None
 
 
-def parts_and_reroll(spec, dice: Dice | None, doc: YamlDoc, base: tuple,
+def parts_and_reroll(spec, dice: Dice | None, doc: YamlDoc | SheetRowsDoc, base: tuple,
                       problems: Problems):
     """The part die, the parts and the reroll range, checked (not yet against the rows)."""
     path = doc.path
@@ -63,7 +67,7 @@ def parts_and_reroll(spec, dice: Dice | None, doc: YamlDoc, base: tuple,
         except ValueError as exc:
             pos = doc.pos(base + ("part_die",))
             problems.add(path, f"part_die: {exc}", pos.line, pos.column)
-        spans = []
+        spans: list[tuple[int, int] | None] = []
         for i, text in enumerate(spec.parts):
             span = parse_range(text)
             if span is None:
@@ -71,10 +75,11 @@ def parts_and_reroll(spec, dice: Dice | None, doc: YamlDoc, base: tuple,
                 problems.add(path, f"parts[{i}]: '{text}' is not a number or a range like "
                              "1-3", pos.line, pos.column)
             spans.append(span)
-        if part_die is not None and None not in spans:
+        ranges = [span for span in spans if span is not None]
+        if part_die is not None and len(ranges) == len(spans):
             owner: dict[int, int] = {}
             outcomes = part_die.outcomes()
-            for i, (low, high) in enumerate(spans):
+            for i, (low, high) in enumerate(ranges):
                 for value in range(low, high + 1):
                     if value not in outcomes or value in owner:
                         why = ("is outside what " + part_die.text + " can roll"
@@ -90,7 +95,7 @@ def parts_and_reroll(spec, dice: Dice | None, doc: YamlDoc, base: tuple,
                 problems.add(path, f"parts: no part for {_ranges(missing)} on "
                              f"{part_die.text}: every result of the part die needs a part",
                              doc.pos(base + ("parts",)).line)
-            parts = [Part(span) for span in spans]
+            parts = [Part(span) for span in ranges]
     if spec.reroll is not None and dice is not None:
         reroll = parse_range(spec.reroll)
         pos = doc.pos(base + ("reroll",))
@@ -106,7 +111,8 @@ def parts_and_reroll(spec, dice: Dice | None, doc: YamlDoc, base: tuple,
 
 
 def check_parts(dice: Dice, part_die: Dice | None, parts: list[Part],
-                reroll: tuple[int, int] | None, rows: list, doc: YamlDoc, base: tuple,
+                reroll: tuple[int, int] | None, rows: list, doc: YamlDoc | SheetRowsDoc,
+                base: tuple,
                 problems: Problems) -> list:
     """Split a parted list where a row's roll starts again at the die's lowest result, and
     prove each part covers the dice exactly once (the last part with its reroll results).
@@ -122,7 +128,7 @@ def check_parts(dice: Dice, part_die: Dice | None, parts: list[Part],
                      f"(a part starts where a row's roll starts again at {lowest})",
                      doc.pos(base + ("parts",)).line)
         return rows
-    result = []
+    result: list = []
     for i, group in enumerate(groups):
         last = i == len(groups) - 1
         where = f" in part {i + 1} ({part_die.text} {parts[i].text})" if part_die else ""
@@ -134,7 +140,7 @@ def check_parts(dice: Dice, part_die: Dice | None, parts: list[Part],
     return result
 
 
-def check_coverage(dice: Dice, rows: list, doc: YamlDoc, problems: Problems,
+def check_coverage(dice: Dice, rows: list, doc: YamlDoc | SheetRowsDoc, problems: Problems,
                    reroll: tuple[int, int] | None = None, where: str = "") -> None:
     outcomes = dice.outcomes()
     possible = set(outcomes)

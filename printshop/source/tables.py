@@ -13,7 +13,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
@@ -22,6 +22,9 @@ from printshop.errors import PrintshopError, Problems
 from printshop.source.schema import Strict, validate
 from printshop.source.table_dice import RANGE_RE as _RANGE_RE
 from printshop.source.table_dice import Part, check_parts, parts_and_reroll, range_text
+
+if TYPE_CHECKING:
+    from printshop.source.spreadsheets import SheetRowsDoc
 from printshop.source.yamlfile import YamlDoc, load_yaml, read_text
 
 TABLE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -217,8 +220,12 @@ def table_from_spec(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = 
     if isinstance(spec.rows, str):
         from printshop.source.spreadsheets import rows_from_spreadsheet
 
-        spec, doc, sources = rows_from_spreadsheet(spec, doc, base, root or doc.path.parent)
-    elif spec.sheet is not None or spec.header_row != 1:
+        spec, sheet_doc, sources = rows_from_spreadsheet(spec, doc, base,
+                                                         root or doc.path.parent)
+        table = build_table(table_id, spec, sheet_doc, base)
+        table.sources = sources
+        return table
+    if spec.sheet is not None or spec.header_row != 1:
         key = "sheet" if spec.sheet is not None else "header_row"
         problems.at(doc.where(base + (key,)),
                     f"'{key}' goes with rows from a spreadsheet (rows: cards.xlsx)")
@@ -230,7 +237,8 @@ def table_from_spec(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = 
     return table
 
 
-def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) -> Table:
+def build_table(table_id: str, spec: TableSpec, doc: YamlDoc | SheetRowsDoc,
+                base: tuple = ()) -> Table:
     """`doc` is where the table was written: a YamlDoc, or a spreadsheet's rows under their
     YAML (`where(loc)` names the file, line and column of any part)."""
     problems = Problems()
@@ -244,14 +252,15 @@ def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) 
         except ValueError as exc:
             problems.at(doc.where(base + ("dice",)), f"dice: {exc}")
     seen_keys: dict[str, int] = {}
-    for i, column in enumerate(spec.columns):
+    declared = spec.columns or []   # (a table's columns are checked given by now)
+    for i, column in enumerate(declared):
         where = doc.where(base + ("columns", i))
         if column.key in seen_keys:
             problems.at(where, f"column '{column.key}' is declared twice")
         if column.key in RESERVED_KEYS:
             problems.at(where, f"'{column.key}' is reserved for rows, not a column name")
         seen_keys[column.key] = i
-    columns = {c.key: c for c in spec.columns}
+    columns = {c.key: c for c in declared}
     rows: list[Row] = []
     for index, raw in enumerate(spec.rows):
         loc = base + ("rows", index)
@@ -268,7 +277,7 @@ def build_table(table_id: str, spec: TableSpec, doc: YamlDoc, base: tuple = ()) 
         problems.add(where[0], "rows: the weights add up to zero, nothing could ever be "
                      "picked", where[1])
     problems.raise_if_any()
-    return Table(id=table_id, path=path, title=spec.title, columns=list(spec.columns),
+    return Table(id=table_id, path=path, title=spec.title, columns=list(declared),
                  rows=rows, description=spec.description, dice=dice,
                  roll_label=spec.roll_label, notes=list(spec.notes), wide=spec.wide,
                  part_die=part_die, parts=parts, reroll=reroll)
@@ -376,7 +385,8 @@ def _convert(value: Any, column: ColumnSpec) -> Any:
             return None
         raise ValueError("has no value")
     if not isinstance(value, str):
-        raise ValueError(f"expected a single value, got a {'list' if isinstance(value, list) else 'mapping'}")
+        kind = "list" if isinstance(value, list) else "mapping"
+        raise ValueError(f"expected a single value, got a {kind}")
     if column.type in ("int", "signed"):
         text = value.strip().replace("−", "-")
         if not re.fullmatch(r"[+-]?\d+", text):

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from typing import Literal
 
+from printshop.cover_geometry import Wrap, wrap
 from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
-from printshop.cover_geometry import Wrap, wrap
 from printshop.preflight.cover import interior_pages
 from printshop.products import BuildContext, Product
+from printshop.render.checks import FitCheck
 from printshop.source.schema import Strict
 
 TEMPLATE = "cover.html.j2"
@@ -83,11 +84,15 @@ def cover_pdf(ctx: BuildContext, project, profile, geometry: Wrap, book: dict,
     """The wrap rendered, finished for `profile` (its cover variant: one page) and
     preflighted against `geometry`'s size; a failed check names `what`."""
     from printshop.products.common import base_url, jinja_environment, stylesheet
-    from printshop.products.printing import (colours_for, finish_for_profile, palette_css,
-                                             profile_css)
+    from printshop.products.printing import (
+        colours_for,
+        finish_for_profile,
+        palette_css,
+        profile_css,
+    )
     from printshop.render.jinja import render_template
-    from printshop.render.job_warnings import collect_warnings
     from printshop.render.job import RenderJob, Stylesheet
+    from printshop.render.job_warnings import collect_warnings
 
     colours = colours_for(project, profile)
     env = jinja_environment(project, colours=colours)
@@ -112,11 +117,12 @@ def cover_pdf(ctx: BuildContext, project, profile, geometry: Wrap, book: dict,
                     base_url=base_url(project), source=f"{TEMPLATE} ({what})",
                     uncompressed=ctx.uncompressed,
                     cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk else None,
-                    fit_check=True)
+                    extensions=(FitCheck(),))
     result = ctx.renderer.render([job])[0]
     for warning in collect_warnings([result]):
         ctx.warn(warning)
-    problems = [f"{o.name} does not fit on the cover ({o.how})" for o in result.overflows]
+    problems = [f"{o.name} does not fit on the cover ({o.how})"
+                for o in FitCheck.overflows(result)]
     if result.pages != 1:
         problems.append(f"the cover should be one page but took {result.pages}")
     if problems:

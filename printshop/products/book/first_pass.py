@@ -26,14 +26,15 @@ the part laid out afresh with its numbers (tests/test_render_resume.py).
 
 from __future__ import annotations
 
-from printshop.products.book.pages import PLACEHOLDER
+from printshop.products.book.composed import PLACEHOLDER
+from printshop.products.book.job import BookPart
 from printshop.render.job import RenderJob, RenderResult
 
 ONE_DIGIT = 9     # the last page whose number is narrower than the placeholder
 
 
 def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
-               ) -> tuple[list[RenderResult], list[tuple[str, int]]]:
+               ) -> tuple[list[RenderResult | None], list[tuple[str, int]]]:
     """Each of `parts` laid out once (`layout_only`), kept by its worker if `keep`: the
     results, and each part's kept layout (its token, the pid of the worker keeping it, 0
     for none) for `book_parts.render_in_parts`."""
@@ -47,14 +48,15 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
 
     def make(index: int) -> RenderJob:
         numbers = _best_numbers(parts, results, placed(parts, results)[1])
-        firsts = None
+        firsts: list[int | None] | None = None
         if all(result is not None for result in results[:index]):
             # every part before it is laid out: it is laid out where it starts in the book
             # (on its side of the spread), and finishing it only sets its numbers
             firsts = [None] * len(parts)
             firsts[index] = _covered(parts, results) + 1
         made, = part_jobs(job, parts, sheets, numbers, firsts, [index], True, keep=keep)
-        tokens[index] = made.keep
+        part = made.get(BookPart)
+        tokens[index] = part.keep if part is not None else ""
         return made
 
     def add_next() -> None:
@@ -76,15 +78,15 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
     for _ in range(max(1, workers)):
         add_next()
     ctx.renderer.run(queue, done)
-    return results, [(token, result.kept_by) for token, result in zip(tokens, results)]
+    return results, [(token, BookPart.found_in(result).kept_by if result else 0)
+                     for token, result in zip(tokens, results)]
 
 
 def _name(job: RenderJob) -> str:
     """The book's product name, from its job's source (`guide.html.j2 (players-guide)`)."""
-    import re
-
-    found = re.search(r"\(([^()]+)\)$", job.source or "")
-    return found[1] if found else (job.source or "book")
+    source = job.source or ""
+    name = source[source.rfind("(") + 1:-1] if source.endswith(")") else ""
+    return name if name and ")" not in name else (source or "book")
 
 
 def _covered(parts: list, results: list) -> int:
@@ -107,7 +109,7 @@ def _next_part(parts: list, results: list, started: set[int]) -> int | None:
         return None
     if _covered(parts, results) < ONE_DIGIT:
         return left[0]
-    return max(left, key=lambda i: (len(parts[i].html), -i))
+    return max(left, key=lambda i: (parts[i].size, -i))
 
 
 def _best_numbers(parts: list, results: list, known: dict[str, int]) -> dict[str, str]:
@@ -119,7 +121,7 @@ def _best_numbers(parts: list, results: list, known: dict[str, int]) -> dict[str
     covered = _covered(parts, results)
     done = [(i, r) for i, r in enumerate(results) if r is not None]
     rate = (sum(own_pages(r, i, len(parts)) for i, r in done) /
-            max(1, sum(len(parts[i].html) for i, _ in done))) if done else None
+            max(1, sum(parts[i].size for i, _ in done))) if done else None
     first = next((i for i, r in enumerate(results) if r is None), len(parts))
     placeholders, before = {}, covered
     for index in range(first, len(parts)):      # the parts not yet placed, in book order
@@ -128,7 +130,7 @@ def _best_numbers(parts: list, results: list, known: dict[str, int]) -> dict[str
         for name in parts[index].own:
             placeholders[name] = "0" * digits
         if rate is not None:
-            before += rate * len(parts[index].html)
+            before += rate * parts[index].size
     wanted = set().union(*(part.links for part in parts))
     return {name: str(known[name]) if name in known else placeholders.get(name, PLACEHOLDER)
             for name in wanted}

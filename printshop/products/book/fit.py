@@ -1,11 +1,12 @@
 """A chapter that would end on a page of a few lines is set a little tighter.
 
-When a part of the book (a chapter, the contents) is laid out with its last page filled
-less than `render/weasy/flow.NEAR_EMPTY`, it is laid out again a step tighter: its top
-section gets the class `fit-1`, then `fit-2`, up to `MAX_STEP` (book.css says what each
-step takes in: a little of the space between paragraphs and around headings first, then a
-little leading). The first step that leaves no near-empty last page is kept; if none does,
-the part stays as it was and the page-flow report says so.
+When a part of the book (a chapter, the contents) is laid out with its last page filled less
+than `render/weasy/flow.NEAR_EMPTY`, it is laid out again a step tighter: its flows
+(products/book/composed.py: its chapter section, the contents) get the class `fit-1`, then
+`fit-2`, up to `MAX_STEP` (`Part.step`, set where the part's document is made; book.css says
+what each step takes in: a little of the space between paragraphs and around headings first,
+then a little leading). The first step that leaves no near-empty last page is kept; if none
+does, the part stays as it was and the page-flow report says so.
 
 A step is decided on the part laid out with its page numbers settled (parts.py), so it is
 a function of what decides the part's layout: its text, its stylesheets and the width of
@@ -17,27 +18,18 @@ out at its step at once, and gets the same bytes as a build that decided it afre
 from __future__ import annotations
 
 import hashlib
-import re
+from dataclasses import replace
+
+from printshop.render.checks import PageCheck
 
 MAX_STEP = 3
-# a part's top-level flows: where the fit class goes (never the title page)
-_FLOW = re.compile(r'<(section|nav) class="(chapter|toc|colophon)((?: [^"]*)?)"')
-
-
-def with_step(html: str, step: int) -> str:
-    """The part's HTML with its flows set `step` steps tighter (0: as composed)."""
-    if step == 0:
-        return html
-    body = html.find("<body")
-    return html[:body] + _FLOW.sub(
-        lambda m: f'<{m[1]} class="{m[2]}{m[3]} fit-{step}"', html[body:])
 
 
 class Fitting:
     """The fit step of each part of one book, decided as the parts settle."""
 
     def __init__(self, parts: list, sheets: tuple, memo: dict[str, int]):
-        self.base = [part.html for part in parts]
+        self.base = [part.body for part in parts]
         self.steps = [0] * len(parts)
         self.memo = memo               # part key → its step (decided before)
         self.trying: list[str | None] = [None] * len(parts)
@@ -55,10 +47,8 @@ class Fitting:
         return hashlib.sha256(text.encode()).hexdigest()
 
     def _set(self, parts: list, index: int, step: int) -> None:
-        from printshop.products.book.parts import Part
-
         self.steps[index] = step
-        parts[index] = Part(parts[index].kind, with_step(self.base[index], step))
+        parts[index] = replace(parts[index], step=step)
 
     def start(self, parts: list, firsts: list[int], numbers: dict[str, int]) -> list[int]:
         """Parts set at the step decided before for them, from the start: their indices."""
@@ -88,7 +78,7 @@ class Fitting:
                     self._set(parts, index, 0)
                     again.append(index)
                     continue
-            near = any(f.kind == "near-empty" for f in result.flow)
+            near = any(f.kind == "near-empty" for f in PageCheck.flow(result))
             if near and self.steps[index] < MAX_STEP:
                 self._set(parts, index, self.steps[index] + 1)
                 again.append(index)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-
 # The bundled families every book uses (body, tables and page numbers, headings, the
 # colophon's file list), in the order the colophon names them.
 BOOK_FAMILIES = ("Vollkorn", "Roboto Condensed", "Pirata One", "DejaVu Sans Mono")

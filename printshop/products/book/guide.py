@@ -4,33 +4,43 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 from markupsafe import Markup
 
 from printshop import __version__, deps
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
-from printshop.products import BuildContext, Product, layouts
+from printshop.products import BuildContext, Product, layouts, markup
+from printshop.products.book.art import art_figure, check_art, colophon_credits, cover, embed_images
+from printshop.products.book.composed import parse
 from printshop.products.book.cover import CoverSettings
-from printshop.products.book.fonts import (BOOK_FAMILIES, _notdef_script, order_fonts,
-                                          predicted_fonts)
+from printshop.products.book.fonts import (
+    BOOK_FAMILIES,
+    _notdef_script,
+    order_fonts,
+    predicted_fonts,
+)
+from printshop.products.book.job import BookPart
 from printshop.products.book.pages import placed_as_json, render_book
 from printshop.products.book.preview import PageMap, page_map, render_chapter
-from printshop.products.common import (base_url, build_date, check_stylesheets,
-                                       template_problem,
-                                       fonts_for_screen_ahead,
-                                       inline_css_for_screen,
-                                       jinja_environment, page_size_css, stylesheet,
-                                       warn_missing_glyphs)
+from printshop.products.common import (
+    base_url,
+    build_date,
+    check_stylesheets,
+    fonts_for_screen_ahead,
+    inline_css_for_screen,
+    jinja_environment,
+    page_size_css,
+    stylesheet,
+    template_problem,
+    warn_missing_glyphs,
+)
+from printshop.products.printing import colours_for, finish_for_profile, palette_css, profile_css
+from printshop.render.checks import PageCheck
 from printshop.render.jinja import render_template
-from printshop.products.printing import (colours_for, finish_for_profile, palette_css,
-                                         profile_css)
-from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
-from printshop.products import markup
-from printshop.products.book.art import (art_figure, check_art, colophon_credits, cover,
-                                         embed_images)
+from printshop.render.job_warnings import collect_warnings
 from printshop.source.markdown import Manuscript, MarkdownReader
 from printshop.source.schema import Strict
 
@@ -138,7 +148,8 @@ class Guide(Product):
             except PrintshopError as exc:
                 problems.extend(exc)
         try:
-            self._checked = self.read()   # what the build composes, in the same build
+            # what the build composes, in the same build
+            self._checked: tuple[Manuscript, MarkdownReader] | None = self.read()
         except PrintshopError as exc:
             problems.extend(exc)
             warnings = exc.warnings
@@ -158,7 +169,8 @@ class Guide(Product):
             except PrintshopError as exc:
                 problems.extend(exc)
         problems.raise_if_any(warnings)
-        self._warn_unprinted_tables(ctx, self._checked[0])
+        if self._checked is not None:
+            self._warn_unprinted_tables(ctx, self._checked[0])
 
     def _check_blank_sheet(self, ctx: BuildContext):
         def check() -> None:
@@ -222,7 +234,9 @@ class Guide(Product):
         manuscript, reader = self._composed_inputs
         project = self.project
         # a build's editions share the tables and class boxes (most of the HTML edition's time)
-        env, partials = getattr(self, "_shared", None) or (jinja_environment(project), {})
+        shared: tuple[Any, dict[tuple, tuple[str, Any]]] = \
+            getattr(self, "_shared", None) or (jinja_environment(project), {})
+        env, partials = shared
 
         def partial(key, name, **context) -> str:
             if key not in partials:
@@ -264,6 +278,7 @@ class Guide(Product):
             if not wanted:
                 return ""
             if name == "class":
+                assert classes is not None    # (checked: no class without classes.yaml)
                 cls = next(c for c in classes.classes if c.id == argument)
                 return partial((name, argument), "partials/class.html.j2", cls=cls,
                                qualities=_save_qualities(cls))
@@ -302,7 +317,7 @@ class Guide(Product):
             fonts = predicted_fonts(bodies, policy, project.manifest.language)
         manifest = project.manifest
         front = manuscript.front_matter
-        book = {
+        book: dict[str, Any] = {
             # the manifest, else the opening file's front matter or first heading, else the
             # folder's name
             "title": self.options.title or manifest.title or manuscript.title
@@ -346,7 +361,8 @@ class Guide(Product):
         return embed_images(html, project.read_roots) if edition == "screen" else html
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
-        self._shared = (jinja_environment(self.project), {})   # compose's, for this build
+        # compose's, for this build
+        self._shared: tuple[Any, dict] = (jinja_environment(self.project), {})
         try:
             recorder = deps.current()
             if recorder is None:  # built outside the builder: record for the colophon anyway
@@ -380,28 +396,30 @@ class Guide(Product):
             if "html" in self.options.formats:   # while the parent waits for the workers
                 fonts_for_screen_ahead([stylesheet(project, s) for s in
                                         self.options.screen_stylesheets], project.read_roots)
-            result = render_book(ctx, job, guess)
+            book = parse(html)    # its parts, ids and page references, read once
+            result = render_book(ctx, job, guess, book)
             claimed = self._claimed_fonts
             if set(result.fonts) != set(claimed):
                 # the colophon must name every font in the PDF: say what was really used
                 if ctx.progress:
                     ctx.progress(f"{self.name}: fonts were not as expected, rendering again")
                 html = self.compose(ctx, "print", fonts=order_fonts(result.fonts))
-                job = replace(job, html=html)
-                result = render_book(ctx, job, guess)
+                job, book = replace(job, html=html), parse(html)
+                result = render_book(ctx, job, guess, book)
             for warning in collect_warnings([result]):
                 if _notdef_script(warning.message) in self._reported_scripts:
                     continue  # that script was reported before rendering, with its fix
                 ctx.warn(warning)
-            for outside in result.outside:
+            for outside in PageCheck.outside(result):
                 ctx.warn(Problem(str(project.root / outside.source), outside.describe(),
                                  outside.line))
-            for finding in result.flow:   # the page-flow report (render/weasy/flow.py)
+            for finding in PageCheck.flow(result):   # the page-flow report (render/weasy/flow.py)
                 ctx.warn(Problem(str(project.root / finding.source) if finding.source
                                  else self.name, finding.describe(), finding.line))
             pdf, self.pages = result.pdf, result.pages
-            if result.anchors:   # where every chapter and id fell: for `serve`'s previews
-                found = page_map(html, result.anchors, result.pages)
+            anchors = BookPart.found_in(result).anchors
+            if anchors:   # where every chapter and id fell: for `serve`'s previews
+                found = page_map(book, anchors, result.pages)
                 self.cache_extra = {"page_map": found.as_json()} if found else {}
                 parts = placed_as_json(job)
                 if parts:
@@ -464,7 +482,7 @@ class Guide(Product):
                          source=f"{self.options.template} ({self.name})",
                          uncompressed=ctx.uncompressed,
                          cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
-                         else None, fonts=self.font_policy(), page_check=True)
+                         else None, fonts=self.font_policy(), extensions=(PageCheck(),))
 
     def chapter_preview(self, ctx: BuildContext, source: str, pages: PageMap,
                         composed=None):

@@ -25,8 +25,8 @@ def build_manifest(product, recorder: deps.Recorder, outputs: dict[str, bytes],
     project = product.project
     root = project.root
     inputs = []
-    for path, digest in sorted(recorder.files.items()):
-        path = Path(path)
+    for name, digest in sorted(recorder.files.items()):
+        path = Path(name)
         if digest == deps.ABSENT or root not in path.parents:
             continue
         inputs.append({"path": path.relative_to(root).as_posix(), "sha256": digest})

@@ -4,10 +4,13 @@
 times (it lays out, finds the numbers changed, lays out again …): two thirds of the guide's
 render time. So printshop finds the numbers itself and prints them as text:
 
-1. A first pass lays each part of the book out on its own (the front matter, each chapter,
-   the colophon), on every core at once, with a placeholder for every number, and reads
-   how many pages each part has and which page each id falls on. A rebuild skips it: where
-   the last build's parts fell (`placed_as_json`, kept in the build cache) is the guess.
+0. The composed book is read once into its parts (products/book/composed.py: the front
+   matter, each chapter, the colophon), each with its ids and the places its page
+   references go; from then on the numbers are data, set at those places.
+1. A first pass lays each part of the book out on its own, on every core at once, with a
+   placeholder for every number, and reads how many pages each part has and which page
+   each id falls on. A rebuild skips it: where the last build's parts fell
+   (`placed_as_json`, kept in the build cache) is the guess.
 2. Each part is laid out again, on every core, with `target-counter(attr(href url), page)`
    in the stylesheets replaced by `attr(data-page-ref)`, every `<a href="#id">` carrying
    the number of its target's page, and its folios starting at its page in the book; the
@@ -31,15 +34,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from printshop.errors import display_path
+from printshop.products.book.composed import Book, parse
+from printshop.products.book.job import BookPart
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
 TARGET_PAGE = re.compile(r"target-counter\(\s*attr\(\s*href\s+url\s*\)\s*,\s*page\s*\)")
 NOT_EXPRESSIBLE = re.compile(r"target-counters?\(|target-text\(|counter-(?:reset|increment)"
                              r"[^;{}]*\bpage\b|counter-set[^;{}]*\bpage\b")
-LINK = re.compile(r'<a\b([^>]*?)\bhref="#([^"]+)"')
-# top-level parts of the book (templates/guide.html.j2): a chapter starts on a right page
-PART = re.compile(r'^<section class="(chapter|colophon)"', re.MULTILINE)
-PLACEHOLDER = "00"
 MAX_PASSES = 3
 # book text (numbers left out) → what book_parts.placed found: the parts' first pages,
 # each id's page, the named strings each part starts with
@@ -104,47 +105,24 @@ def numbers_in_pseudo_elements(sheets: tuple[Stylesheet, ...]) -> bool:
     return True
 
 
-def number_links(html: str, pages: dict[str, int | str] | None) -> str:
-    """Every internal link carries its target's page (the placeholder when unknown)."""
-    def add(match):
-        page = pages.get(match[2]) if pages is not None else None
-        return f'<a{match[1]}data-page-ref="{page or PLACEHOLDER}" href="#{match[2]}"'
-    return LINK.sub(add, html)
-
-
-def split_parts(html: str) -> list[tuple[str, str]] | None:
-    """(kind, HTML document) for the front matter, each chapter and the colophon: each
-    part keeps the book's head and body tag. None if the book is not made of such parts."""
-    body = re.search(r"<body\b[^>]*>", html)
-    end = html.rfind("</body>")
-    starts = [m for m in PART.finditer(html)]
-    if body is None or end < 0 or not starts or starts[0].start() < body.end():
-        return None
-    head, tail = html[:body.end()], html[end:]
-    cuts = [body.end()] + [m.start() for m in starts] + [end]
-    kinds = ["front"] + [m[1] for m in starts]
-    return [(kind, head + html[a:b] + tail) for kind, a, b in zip(kinds, cuts, cuts[1:])]
-
-
-def _referenced(html: str) -> set[str]:
-    return {m[2] for m in LINK.finditer(html)}
-
-
-def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
+def render_book(ctx, job: RenderJob, guess: dict | None = None,
+                book: Book | None = None) -> RenderResult:
     """`job` (the whole book) rendered with its page references as known numbers: its
     parts laid out on every core (products/book/parts.py), or, when the book cannot be
-    split or its parts never agree, laid out whole. `guess` (`placed_as_json` of an earlier
+    split or its parts never agree, laid out whole. `book`: `job.html` read into its parts
+    (`composed.parse`), if the caller has it. `guess` (`placed_as_json` of an earlier
     build of the book) stands in for the first pass: the parts are laid out with its
     numbers at once, and again only where they turn out wrong."""
     from printshop.products.book.fit import Fitting
-    from printshop.products.book.parts import Part, placed, render_in_parts
+    from printshop.products.book.parts import placed, render_in_parts
 
     sheets = literal_stylesheets(job.stylesheets)
-    split = split_parts(job.html) if sheets is not None else None
-    if split is None:
+    if sheets is not None and book is None:
+        book = parse(job.html)
+    if sheets is None or book is None:
         result, = ctx.renderer.render([job])
         return result
-    parts = [Part(kind, html) for kind, html in split]
+    parts = list(book.parts)     # (a part fitted tighter is replaced in this list)
     key = _book_key(job, sheets)
     known = _numbers_for.get(key)
     passes, kept = MAX_PASSES, None
@@ -166,7 +144,7 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None) -> RenderResult:
         result, _numbers_for[key] = settled
         _fits_for[key] = fitting.decided()
         return result
-    return _render_whole(ctx, job, sheets, known[1])
+    return _render_whole(ctx, job, book, sheets, known[1])
 
 
 def _book_key(job: RenderJob, sheets: tuple[Stylesheet, ...]) -> str:
@@ -211,14 +189,16 @@ def placed_from_json(data, parts: int) -> tuple | None:
     return firsts, numbers, strings
 
 
-def _render_whole(ctx, job: RenderJob, sheets, pages: dict[str, int]) -> RenderResult:
+def _render_whole(ctx, job: RenderJob, book: Book, sheets,
+                  pages: dict[str, int]) -> RenderResult:
     """The whole book in one layout, numbered until the numbers agree."""
-    wanted = _referenced(job.html)
+    wanted = book.targets
     for _ in range(MAX_PASSES):
-        whole = replace(job, html=number_links(job.html, pages), stylesheets=sheets,
-                        anchors=True)
+        whole = replace(job, html=book.numbered(pages),
+                        stylesheets=sheets).extended(BookPart())
         result, = ctx.renderer.render([whole])
-        found = {name: result.anchors.get(name) for name in wanted}
+        anchors = BookPart.found_in(result).anchors
+        found = {name: anchors.get(name) for name in wanted}
         if all(found[name] == pages.get(name) for name in wanted):
             return result
         pages = {**pages, **{k: v for k, v in found.items() if v is not None}}

@@ -6,7 +6,7 @@ to print those numbers took one core 11 s of the guide's 20. Each part is laid o
 own instead, on every core at once, and the parts' PDFs are joined (render/pdf/book_merge.py):
 
 * its folios: the page counter starts at the part's page in the book and its first page is
-  a left or right page as it is there (book_preview.py does the same for one chapter);
+  a left or right page as it is there (preview.py does the same for one chapter);
 * the blank page before a chapter that must start on a right-hand page: each part ends with
   an empty copy of the next part's element, so WeasyPrint makes that blank page with the
   book's own `@page :blank` rule; the empty element's page is dropped when joining;
@@ -16,6 +16,9 @@ own instead, on every core at once, and the parts' PDFs are joined (render/pdf/b
   another part points at an invisible stand-in id (`ps-ext-ID`) at the top of the part, and
   the join points it back at ID, whose destination the other part's PDF has.
 
+Each part's job is the book's job with a `BookPart` (products/book/job.py): where it starts,
+the running heads carried in, its references' numbers and the digest of its text without
+them (so that its worker can finish the first pass's layout of it, render/weasy/resume.py).
 A part whose first page or printed numbers turn out wrong (its own text moved a reference)
 is laid out again with what the others found, until they agree; if they never do (or the
 WeasyPrint installed cannot carry named strings into a part: render/weasy/strings.py), the
@@ -25,59 +28,21 @@ caller lays the whole book out instead.
 from __future__ import annotations
 
 import itertools
-import re
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from printshop.products.book.composed import EXTERNAL, Part
 from printshop.products.book.fit import MAX_STEP as MAX_FIT_STEP
-from printshop.products.book.pages import LINK, MAX_PASSES, number_links
+from printshop.products.book.job import BookPart, PartFound
+from printshop.products.book.pages import MAX_PASSES
+from printshop.render.checks import PageCheck, PageFound
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
-EXTERNAL = "ps-ext-"          # stand-in ids for targets in other parts (book_merge.py)
 _TOKENS = itertools.count(1)  # names of the first pass's layouts kept in the workers
-_ID = re.compile(r'\sid="([^"]+)"')
-_SECTION = re.compile(r"<section\b[^>]*>")
-
-
-class Part:
-    """One part of the book: its kind ("front", "chapter", "colophon") and HTML, the ids it
-    holds and the ids it links to."""
-
-    def __init__(self, kind: str, html: str):
-        self.kind, self.html = kind, html
-        body = html[html.find("<body"):]
-        self.own = set(_ID.findall(body))
-        self.links = {m[2] for m in LINK.finditer(body)}
-
-
-def part_html(part: Part, book_ids: set[str], numbers: dict[str, int] | None,
-              next_kind: str | None) -> str:
-    """The part as a document of its own: its links numbered, links to other parts pointed
-    at stand-ins laid out invisibly at its top, and an empty copy of the next part's
-    element at its end."""
-    html = number_links(part.html, numbers)
-    elsewhere = (part.links & book_ids) - part.own
-    if elsewhere:
-        html = LINK.sub(lambda m: m[0] if m[2] not in elsewhere else
-                        f'<a{m[1]}href="#{EXTERNAL}{m[2]}"', html)
-    hidden = "".join(f'<div id="{EXTERNAL}{name}"></div>' for name in sorted(elsewhere))
-    if hidden:
-        # inside the part's first section: an element before it would start a page of its
-        # own (the title page is a named page)
-        first = _SECTION.search(html, html.find("<body"))
-        at = first.end() if first else html.find(">", html.find("<body")) + 1
-        # out of the flow, so the section's margins collapse with its first child's as
-        # they do in the whole book (an anchor on the section lands where it did there)
-        html = (html[:at] + '<div style="position: absolute; height: 0; overflow: hidden; '
-                'margin: 0; padding: 0; visibility: hidden" aria-hidden="true">' + hidden +
-                "</div>" + html[at:])
-    if next_kind:
-        end = html.rfind("</body>")
-        html = html[:end] + f'<section class="{next_kind}"></section>' + html[end:]
-    return html
 
 
 def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
-              numbers: dict[str, int] | None, firsts: list[int] | None,
+              numbers: Mapping[str, int | str] | None, firsts: Sequence[int | None] | None,
               which: list[int], layout_only: bool, strings: list[tuple] | None = None,
               kept: list[tuple[str, int]] | None = None, keep: bool = False
               ) -> list[RenderJob]:
@@ -88,52 +53,49 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
     keeping its layout, 0 for none), each part is finished from that layout, by that
     worker (render/weasy/resume.py)."""
     book_ids = set().union(*(p.own for p in parts))
+    base = replace(job, stylesheets=sheets, layout_only=layout_only)
+    if layout_only:    # (the pages are checked once they are numbered)
+        base = base.without(PageCheck)
     jobs = []
     for index in which:
         part = parts[index]
         next_kind = parts[index + 1].kind if index + 1 < len(parts) else None
-        html = part_html(part, book_ids, numbers, next_kind)
+        numbered = part.document(numbers, elsewhere=book_ids - part.own,
+                                 next_kind=next_kind)
         first = firsts[index] if firsts is not None else None
-        extra = (place_in_book(first),) if first else ()
-        made = replace(job, html=html, stylesheets=sheets + extra, anchors=True,
-                       layout_only=layout_only,
-                       strings=strings[index] if strings is not None else (),
-                       page_check=job.page_check and not layout_only, source=job.source,
-                       first_page=first or 1)
+        extension = BookPart(
+            first=first or 0, strings=strings[index] if strings is not None else (),
+            refs=tuple(sorted(set(numbered.refs))), text=numbered.text)
         if keep:
-            made.keep, made.first = f"{next(_TOKENS)}:{index}", first or 0
+            extension = replace(extension, keep=f"{next(_TOKENS)}:{index}")
         elif kept is not None and kept[index][1]:
-            made.resume = (kept[index][0], first)
-            made.worker = kept[index][1]
-        jobs.append(made)
+            extension = replace(extension, resume=kept[index][0], worker=kept[index][1])
+        jobs.append(replace(base, html=numbered.html).extended(extension))
     return jobs
 
 
-def place_in_book(first: int) -> Stylesheet:
-    """A part (or a chapter previewed alone) numbered from its page `first` in the book,
-    its first page a left or right page as it is there."""
-    return Stylesheet(text=f"@page :first {{ counter-reset: page {first}; }}\n"
-                           f"html {{ break-before: {'right' if first % 2 else 'left'}; }}\n",
-                      label="its page numbers in the book")
-
-
-def placed(parts: list[Part], results: list[RenderResult]
+def placed(parts: list[Part], results: Sequence[RenderResult | None]
            ) -> tuple[list[int], dict[str, int], list[tuple]]:
     """Each part's first page in the book, each id's page and the named strings each part
     starts with, from the parts' renders (each has one page too many, its next part's
     empty element, but the last); of the parts before the first without a result (None),
     while the first pass is still under way (book_first_pass.py)."""
-    firsts, pages, strings, current, next_page = [], {}, [], {}, 1
-    for index, (part, result) in enumerate(zip(parts, results)):
+    firsts: list[int] = []
+    pages: dict[str, int] = {}
+    strings: list[tuple] = []
+    current: dict[str, str] = {}
+    next_page = 1
+    for index, result in enumerate(results):
         if result is None:
             break
         firsts.append(next_page)
         strings.append(tuple(sorted(current.items())))
-        for name, page in result.anchors.items():
+        found_in_part = BookPart.found_in(result)
+        for name, page in found_in_part.anchors.items():
             if not name.startswith(EXTERNAL):
                 pages.setdefault(name, next_page + page - 1)
         keep = own_pages(result, index, len(parts))
-        for name, found in result.strings.items():
+        for name, found in found_in_part.strings.items():
             own = [text for page, text in found if page <= keep]
             if own:
                 current[name] = own[-1]
@@ -202,7 +164,9 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
             continue
         todo = fitting.settle(parts, results, firsts, numbers) if fitting else []
         if not todo:
-            return joined(job, parts, results, firsts, numbers), (firsts, numbers, strings)
+            # (every part has its result: the first round laid them all out)
+            done = [result for result in results if result is not None]
+            return joined(job, parts, done, firsts, numbers), (firsts, numbers, strings)
     return None
 
 
@@ -221,10 +185,11 @@ def joined(job: RenderJob, parts: list[Part], results: list[RenderResult],
                 seen.add((warning.path, warning.message))
                 warnings.append(warning)
     outside = [replace(o, page=o.page + first - 1)
-               for first, result in zip(firsts, results) for o in result.outside]
-    flow = [f for result in results for f in result.flow]   # (pages: the book's)
+               for first, result in zip(firsts, results) for o in PageCheck.outside(result)]
+    flow = [f for result in results for f in PageCheck.flow(result)]   # (pages: the book's)
     fonts = sorted({font for result in results for font in result.fonts})
     return RenderResult(pdf=pdf, pages=sum(own_pages(r, i, count)
                                            for i, r in enumerate(results)),
-                        warnings=warnings, anchors=numbers, fonts=fonts, outside=outside,
-                        flow=flow)
+                        warnings=warnings, fonts=fonts,
+                        found={BookPart.name: PartFound(anchors=numbers),
+                               PageCheck.name: PageFound(outside, flow)})

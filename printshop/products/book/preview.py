@@ -19,18 +19,14 @@ replaces this preview.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from printshop.products.book.pages import (MAX_PASSES, literal_stylesheets, number_links,
-                                           split_parts)
-from printshop.products.book.parts import place_in_book
+from printshop.products.book.composed import Book, parse
+from printshop.products.book.job import BookPart
+from printshop.products.book.pages import MAX_PASSES, literal_stylesheets
+from printshop.render.checks import PageCheck
 from printshop.render.job import RenderJob
-
-_SOURCE = re.compile(r'<section class="chapter" data-source="([^"]*)"')
-_CHAPTER_ID = re.compile(r'<h1 class="chapter-title" id="([^"]+)"')
-_BOOK_TITLE = re.compile(r'<p class="book-title"[^>]*>.*?</p>', re.S)
-_ID = re.compile(r'\sid="([^"]+)"')
 
 
 @dataclass
@@ -55,15 +51,15 @@ class PageMap:
         return next((c for c in self.chapters if c["source"] == source), None)
 
 
-def page_map(html: str, anchors: dict[str, int], pages: int) -> PageMap | None:
-    """The map of a book rendered with `anchors` (book_pages.render_book keeps them)."""
-    chapters = []
-    for part in split_parts(html) or []:
-        kind, text = part
-        source, chapter_id = _SOURCE.search(text), _CHAPTER_ID.search(text)
-        if kind == "chapter" and source and chapter_id and chapter_id[1] in anchors:
-            chapters.append({"source": source[1], "id": chapter_id[1],
-                             "first": anchors[chapter_id[1]]})
+def page_map(book: Book | None, anchors: dict[str, int], pages: int) -> PageMap | None:
+    """The map of a book (`composed.parse` of its HTML) rendered with `anchors`
+    (book_pages.render_book keeps them)."""
+    chapters: list[dict[str, Any]] = []
+    for part in book.parts if book is not None else []:
+        if part.kind == "chapter" and part.source and part.title_id and \
+                part.title_id in anchors:
+            chapters.append({"source": part.source, "id": part.title_id,
+                             "first": anchors[part.title_id]})
     if not chapters:
         return None
     ends = [c["first"] for c in chapters[1:]] + [anchors.get("colophon", pages + 1)]
@@ -91,36 +87,38 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
     is called once its HTML is made, before it renders."""
     known = pages.chapter(source)
     sheets = literal_stylesheets(job.stylesheets)
-    parts = split_parts(job.html) if sheets is not None else None
-    if known is None or parts is None:
+    if known is None or sheets is None:
         return None
-    chapters = [(kind, text) for kind, text in parts if kind == "chapter"]
-    found = [(n, text) for n, (_, text) in enumerate(chapters, start=1)
-             if (m := _SOURCE.search(text)) and m[1] == source]
+    book = parse(job.html)
+    if book is None:
+        return None
+    chapters = [part for part in book.parts if part.kind == "chapter"]
+    found = [(n, part) for n, part in enumerate(chapters, start=1) if part.source == source]
     if not found:
         return None
-    number, text = found[0]
-    chapter_id = _CHAPTER_ID.search(text)
-    title = re.search(r'<h1 class="chapter-title"[^>]*>(.*?)</h1>', text, re.S)
+    number, part = found[0]
     first = known["first"]
-    text = _with_book_title(text, job.html)
-    own = set(_ID.findall(text[text.find("<section"):]))
-    sheets += (place_in_book(first),)
+    # the book's title, laid out invisibly at the top of the chapter: it sets the running
+    # head's string as the title page does in the book
+    title = book.title_without_ids()
+    hidden = ('<div style="height: 0; overflow: hidden; margin: 0; padding: 0; '
+              f'visibility: hidden" aria-hidden="true">{title}</div>') if title else ""
     numbers = dict(pages.anchors)
-    if chapter_id:
-        numbers[chapter_id[1]] = first
-    result = None
+    if part.title_id:
+        numbers[part.title_id] = first
     if composed is not None:
         composed()
     for _ in range(MAX_PASSES):
         # uncompressed: the preview is read from the local disk and drawn as images, and
         # compressing its streams was a third of writing its PDF (0.1 s of 2.5)
-        alone = replace(job, html=number_links(text, numbers), stylesheets=sheets,
-                        anchors=True, page_check=False, uncompressed=True,
+        alone = replace(job, html=part.document(numbers, opening=hidden).html,
+                        stylesheets=sheets, uncompressed=True,
                         source=f"{job.source}, {source} alone")
+        alone = alone.without(PageCheck).extended(BookPart(first=first))
         result, = ctx.renderer.render([alone])
-        found_pages = {name: first + page - 1 for name, page in result.anchors.items()
-                       if name in own}
+        found_pages = {name: first + page - 1
+                       for name, page in BookPart.found_in(result).anchors.items()
+                       if name in part.own}
         if all(numbers.get(name) == page for name, page in found_pages.items()):
             break
         numbers.update(found_pages)
@@ -128,24 +126,4 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
     warnings = [w for w in result.warnings if not w.message.startswith("No anchor #")]
     return ChapterPreview(source=source, number=number, first_page=first, pdf=result.pdf,
                           pages=result.pages, replaces=(first, known["last"]),
-                          title=_plain(title[1]) if title else source, warnings=warnings)
-
-
-def _with_book_title(part: str, book: str) -> str:
-    """The book's title element, laid out invisibly at the top of the chapter: it sets the
-    running head's string as the title page does in the book."""
-    title = _BOOK_TITLE.search(book)
-    at = part.find("<section")
-    if title is None or at < 0:
-        return part
-    element = re.sub(r'\sid="[^"]*"', "", title[0])
-    hidden = ('<div style="height: 0; overflow: hidden; margin: 0; padding: 0; '
-              f'visibility: hidden" aria-hidden="true">{element}</div>')
-    end = part.find(">", at) + 1
-    return part[:end] + hidden + part[end:]
-
-
-def _plain(html: str) -> str:
-    import html as html_module
-
-    return html_module.unescape(re.sub(r"<[^>]+>", "", html)).strip()
+                          title=part.title or source, warnings=warnings)

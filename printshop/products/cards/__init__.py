@@ -1,1 +1,2 @@
-"""Card products: decks and hirelings composed into faces, fitted, imposed on sheets, rendered and exported."""
+"""Card products: decks and hirelings composed into faces, fitted, imposed on sheets, rendered
+and exported."""

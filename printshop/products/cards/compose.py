@@ -8,18 +8,19 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
-from printshop.products.cards.art import CardArt, art_frame, back_picture, card_picture
-from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Box, Imposition, Page
-from printshop.source.card_sizes import CardSize
 from printshop.errors import PrintshopError
 from printshop.products import BuildContext, markup
+from printshop.products.cards.art import CardArt, art_frame, back_picture, card_picture
+from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Box, Imposition, Page
+from printshop.products.cards.job import CardFaces
 from printshop.products.cards.settings import DeckGroup, Settings
-from printshop.products.common import (base_url, jinja_environment, stylesheet,
-                                       warn_missing_glyphs)
+from printshop.products.common import base_url, jinja_environment, stylesheet, warn_missing_glyphs
 from printshop.products.credits import credits_line
 from printshop.products.printing import colours_for, palette_css
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
 from printshop.render.job import RenderJob, Stylesheet
+from printshop.source.card_sizes import CardSize
 from printshop.source.decks import Deck
 
 if TYPE_CHECKING:
@@ -194,6 +195,7 @@ class CardComposer:
             return None
         text = credits_line(printed, self.project.root)
         note = _note(page, group.imposition)
+        assert page.note is not None    # (asked only of a page with a note)
         box = page.note.box
         length = box.height if page.note.rotated else box.width
         if len(text) * 1.0 > length:   # Roboto Condensed 5 pt: about 1 mm a character
@@ -222,7 +224,8 @@ class CardComposer:
         html = self.sheets(group, group_index, pages, fit, with_faces=False)
         sizes: dict[tuple[float, float], int] = {}
         found: dict[tuple, int] = {}
-        face_pages, placements = [], []
+        face_pages: list = []
+        placements: list = []
         for page in pages:
             placed = []
             for face in page.faces:
@@ -263,6 +266,7 @@ def fit_name(group_index: int, card_index: int) -> str:
 
 def _note(page: Page, imposition: Imposition) -> dict:
     note = page.note
+    assert note is not None    # (asked only of a page with a note)
     length = note.box.height if note.rotated else note.box.width
     if imposition.layout == "home":
         long_text = (f"Print at 100 % (actual size, no scaling), double-sided, flip on "
@@ -296,6 +300,7 @@ def sheet_job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group
     """The render job of a group's `pages` (with `tries`: probes, see CardComposer.sheets),
     each data-fit box checked for overflow."""
     project = composer.project
+    extra: tuple[Stylesheet, ...]
     if tries is None:   # sheets to print: each face laid out on a page of its own
         html, placements, faces_css = composer.imposed_sheets(group, group_index, pages, fit)
         extra = (faces_css,)
@@ -309,7 +314,8 @@ def sheet_job(ctx: BuildContext, composer: CardComposer, group: DeckGroup, group
         + (composer.page_css(group.imposition),) + extra,
         roots=tuple(str(r) for r in project.read_roots), base_url=base_url(project),
         source=f"{SHEET_TEMPLATE} ({group.deck.id})", uncompressed=ctx.uncompressed,
-        fit_check=True, cmyk_icc=composer.cmyk_icc, faces=placements)
+        cmyk_icc=composer.cmyk_icc,
+        extensions=(FitCheck(),) + ((CardFaces(placements),) if placements else ()))
 
 
 def check_templates(project, groups: list[DeckGroup]) -> None:

@@ -9,10 +9,11 @@ import dataclasses
 import re
 from dataclasses import dataclass, field, replace
 
-from printshop.products.cards.imposition import Box, Face, Imposition, Page
 from printshop.products import BuildContext
 from printshop.products.cards.compose import CardComposer, fit_name, sheet_job
+from printshop.products.cards.imposition import Box, Face, Imposition, Page
 from printshop.products.cards.settings import DeckGroup
+from printshop.render.checks import FitCheck
 
 MAX_FIT_STEPS = 40      # sizes a fit_box may list
 
@@ -36,9 +37,9 @@ class FitState:
 def overflows_by_box(result) -> dict[tuple[int, int, str], object]:
     """A rendered sheet's overflowing card boxes: (group, card, box) → its first overflow."""
     found: dict[tuple[int, int, str], object] = {}
-    for overflow in result.overflows:
+    for overflow in FitCheck.overflows(result):
         gi, ci, box = _card_of(overflow.name)
-        if gi is not None:
+        if gi is not None and ci is not None:
             found.setdefault((gi, ci, box), overflow)
     return found
 

@@ -12,8 +12,13 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.cards.compose import check_templates
 from printshop.products.cards.render import build_cards
-from printshop.products.cards.settings import (CardsOptions, DeckGroup, group_size,
-                                              impose_groups, resolve_settings)
+from printshop.products.cards.settings import (
+    CardsOptions,
+    DeckGroup,
+    group_size,
+    impose_groups,
+    resolve_settings,
+)
 from printshop.source.decks import Card, Deck, load_deck
 
 
@@ -77,6 +82,7 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
     if deck.spec.deal != "hirelings":
         raise PrintshopError.at("--deck", f"deck '{deck_id}' is not a hireling deck (its "
                                 "deal is not hirelings)")
+    assert deck.spec.hirelings is not None    # (a hireling deck's settings)
     tables = hireling_tables(project.tables, deck.spec.hirelings, deck.path)
     if tier is not None and tier not in tables.tier_numbers:
         raise PrintshopError.at("--tier", f"no tier {tier} in "
@@ -89,8 +95,8 @@ def roll_hireling_pack(source: Path, seed: str, count: int, tier: int | None, fm
         target = out or out_dir / f"{stem}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         return [write_atomic(target, hirelings_json(hirelings).encode("utf-8"))], hirelings, []
-    options = CardsOptions(kind="cards", decks=[deck_id], seed=seed, count=count,
-                           formats=[fmt])
+    options = CardsOptions.model_validate({"kind": "cards", "decks": [deck_id], "seed": seed,
+                                           "count": count, "formats": [fmt]})
     product = _RollProduct(project, stem, options)
     ctx = BuildContext(project=project, paper=paper, strict=strict, progress=progress,
                        card_options={k: v for k, v in card_options.items() if k != "formats"})

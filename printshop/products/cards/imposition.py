@@ -249,11 +249,12 @@ def impose_foldover(card_count: int, card_width: float, card_height: float,
                     paper_width: float, paper_height: float,
                     margin: float = DEFAULT_MARGIN_MM) -> Imposition:
     """Fronts on one half of the sheet, their backs mirrored about the fold line."""
-    best = None
+    best: tuple[Grid, bool, Axis, float, float] | None = None
+    axes: tuple[Axis, ...] = ("vertical", "horizontal")
     for landscape in (False, True):
         width, height = (paper_height, paper_width) if landscape else (paper_width,
                                                                       paper_height)
-        for axis in ("vertical", "horizontal"):
+        for axis in axes:
             if axis == "vertical":
                 half = Box(margin, margin, width / 2 - FOLD_GUTTER_MM - margin,
                            height - 2 * margin)
@@ -263,6 +264,7 @@ def impose_foldover(card_count: int, card_width: float, card_height: float,
             grid = grid_in(half, card_width, card_height)
             if best is None or grid.capacity > best[0].capacity:
                 best = (grid, landscape, axis, width, height)
+    assert best is not None
     grid, landscape, axis, width, height = best
     if grid.capacity == 0:
         raise DoesNotFit(_too_big(card_width, card_height, paper_width, paper_height, margin,
@@ -312,9 +314,11 @@ def drifting_backs(fronts: list[Face], axis: Axis, about: float, room: Box) -> l
     for face, trim in zip(fronts, trims):
         room_left, room_top = trim.x - room.x, trim.y - room.y
         room_right, room_bottom = room.right - trim.right, room.bottom - trim.bottom
-        reach = tuple(0.0 if neighbour(trim, dx, dy) else max(0.0, min(DRIFT_MM, space))
-                      for (dx, dy), space in (((-1, 0), room_left), ((0, -1), room_top),
-                                              ((1, 0), room_right), ((0, 1), room_bottom)))
+        left, top, right, bottom = (
+            0.0 if neighbour(trim, dx, dy) else max(0.0, min(DRIFT_MM, space))
+            for (dx, dy), space in (((-1, 0), room_left), ((0, -1), room_top),
+                                    ((1, 0), room_right), ((0, 1), room_bottom)))
+        reach = (left, top, right, bottom)
         backs.append(Face(face.card, "back", trim, DRIFT_MM, reach))
     return backs
 
@@ -325,7 +329,8 @@ def impose_printshop(card_count: int, card_width: float, card_height: float,
     them: back of card 1, front of card 1, …); the page is the trim, the PDF adds the
     bleed."""
     trim = Box(0, 0, card_width, card_height)
-    sides = ("back", "front") if order == "back-front" else ("front", "back")
+    sides: tuple[Literal["front", "back"], ...] = \
+        ("back", "front") if order == "back-front" else ("front", "back")
     pages = []
     for card in range(card_count):
         for side in sides:
@@ -368,9 +373,9 @@ def cut_marks(grid: Grid, page: Box, fold_axis: Axis | None = None,
 
     top_limit, bottom_limit = page.y + MARK_EDGE_MM, page.bottom - MARK_EDGE_MM
     left_limit, right_limit = page.x + MARK_EDGE_MM, page.right - MARK_EDGE_MM
-    if fold_axis == "vertical":
+    if fold_axis == "vertical" and fold_at is not None:
         right_limit = min(right_limit, fold_at - MARK_EDGE_MM)
-    elif fold_axis == "horizontal":
+    elif fold_axis == "horizontal" and fold_at is not None:
         bottom_limit = min(bottom_limit, fold_at - MARK_EDGE_MM)
     for x in grid.column_edges():
         for start, limit, direction in ((box.y, top_limit, -1), (box.bottom, bottom_limit, 1)):

@@ -1,5 +1,6 @@
 """Card products: decks from `decks/*.yaml` (kind `deck`), rolled hirelings (kind
-`hirelings`) and rolled characters (`deal: characters`, cards/characters.py), imposed for home duplex, fold-over or a card printer, as PDF and/or PNG.
+`hirelings`) and rolled characters (`deal: characters`, cards/characters.py), imposed for
+home duplex, fold-over or a card printer, as PDF and/or PNG.
 
 The pipeline: deal or roll the cards (data) → impose them (geometry, printshop.cards) →
 render each face with its deck's template → lay the faces out on sheets → WeasyPrint on
@@ -17,14 +18,21 @@ from __future__ import annotations
 from printshop.errors import PrintshopError, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.cards.compose import STYLESHEETS, check_templates
-from printshop.products.cards.render import build_cards
-from printshop.products.cards.settings import (CardsOptions, DeckGroup, Settings, group_size,
-                                              impose_groups, manifest_pos, manifest_where,
-                                              resolve_settings)
-from printshop.products.common import check_stylesheets
 from printshop.products.cards.characters import character_cards
+from printshop.products.cards.compose import STYLESHEETS, check_templates
 from printshop.products.cards.hirelings import hireling_cards
+from printshop.products.cards.render import build_cards
+from printshop.products.cards.settings import (
+    CardsOptions,
+    DeckGroup,
+    Settings,
+    group_size,
+    impose_groups,
+    manifest_pos,
+    manifest_where,
+    resolve_settings,
+)
+from printshop.products.common import check_stylesheets
 from printshop.products.printing import colours_for
 from printshop.source.decks import Card, Deck, load_deck
 
@@ -63,6 +71,7 @@ class CardsProduct(Product):
             raise PrintshopError.at(path, f"products.{self.name}: deck '{deck.id}' is rolled: "
                                     "give a seed and either per_tier (cards per tier) or "
                                     "count", line)
+        assert deck.spec.hirelings is not None    # (a hireling deck's settings)
         tables = hireling_tables(self.project.tables, deck.spec.hirelings, deck.path)
         if options.per_tier is not None:
             unknown = sorted(set(options.per_tier) - set(tables.tier_numbers))

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printshop.errors import PrintshopError
-from printshop.products.cards.art import COARSE
-from printshop.products.cards.imposition import Page, impose_printshop
 from printshop.output import BuildOutput
 from printshop.products import BuildContext
+from printshop.products.cards.art import COARSE
 from printshop.products.cards.compose import CardComposer
 from printshop.products.cards.fit import FitState
+from printshop.products.cards.imposition import Page, impose_printshop
 from printshop.products.cards.settings import DeckGroup, Settings
 from printshop.products.cards.sheets import SheetRun
 from printshop.products.printing import finish_for_profile
@@ -62,7 +62,7 @@ def render_cards(ctx: BuildContext, composer: CardComposer, groups: list[DeckGro
 
 def build_cards(ctx: BuildContext, output: BuildOutput, name: str, title: str,
                 groups: list[DeckGroup], settings: Settings, project) -> None:
-    from printshop.render.pdf.merge import merge_pdfs   # pikepdf: not needed before the merge
+    from printshop.render.pdf.merge import merge_pdfs  # pikepdf: not needed before the merge
 
     composer = CardComposer(project, settings, title, name)
     fit = FitState()

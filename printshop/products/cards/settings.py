@@ -5,17 +5,26 @@ deck's cards on the paper; with where each setting came from, for messages."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, model_validator
 
-from printshop.products.cards.imposition import (BLEED_MM, DEFAULT_MARGIN_MM, SAFE_MM, DoesNotFit,
-                                        Imposition, impose)
-from printshop.source.card_sizes import CardSize, load_card_sizes, unknown_size_message
 from printshop.errors import Problems
 from printshop.products import BuildContext, Product
+from printshop.products.cards.imposition import (
+    BLEED_MM,
+    DEFAULT_MARGIN_MM,
+    SAFE_MM,
+    DoesNotFit,
+    Imposition,
+    impose,
+)
+from printshop.source.card_sizes import CardSize, load_card_sizes, unknown_size_message
 from printshop.source.decks import Card, Deck
 from printshop.source.schema import Strict
+
+if TYPE_CHECKING:
+    from printshop.profiles import PrintProfile
 
 PAPER = Literal["letter", "a4", "a5", "a3", "digest"]
 CLI_CARD_OPTIONS = ("layout", "flip", "size", "guides", "formats", "png_bleed")
@@ -64,15 +73,15 @@ class Settings:
 
     paper: str
     paper_size: tuple[float, float]
-    layout: str
-    flip: str
+    layout: Literal["home", "foldover", "printshop"]
+    flip: Literal["long", "short"]
     margin: float
     guides: bool
     formats: list[str]
     png_bleed: bool
     size: CardSize | None            # forced size, else each deck's
     size_where: tuple[str, int | None] | None = None
-    profile: object | None = None    # printshop.profiles.PrintProfile
+    profile: PrintProfile | None = None
     bleed: float = BLEED_MM          # printshop layout and PNGs: the bleed around each card
     safe: float = SAFE_MM            # text stays this far inside the trim
     order: str = "front-back"        # printshop layout: which face of a card comes first
@@ -85,7 +94,8 @@ class DeckGroup:
     cards: list[Card]
     size: CardSize
     size_where: tuple[str, int | None]
-    imposition: Imposition | None = None
+    # set by impose_groups before anything is composed or rendered
+    imposition: Imposition = None  # type: ignore[assignment]
 
 
 def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) -> Settings:
@@ -95,7 +105,7 @@ def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) ->
     paper = product.paper(ctx)
     layout = override.get("layout") or options.layout
     forced = None
-    size_where = None
+    size_where: tuple[str, int | None] | None = None
     size_name = override.get("size") or options.size
     if size_name:
         sizes = load_card_sizes(project.root)
@@ -111,8 +121,8 @@ def resolve_settings(product: Product, ctx: BuildContext, problems: Problems) ->
         else:
             forced = sizes[size_name]
     formats = override.get("formats") or list(options.formats)
-    png_bleed = (override.get("png_bleed") if override.get("png_bleed") is not None
-                 else options.png_bleed)
+    png_bleed = bool(override.get("png_bleed") if override.get("png_bleed") is not None
+                     else options.png_bleed)
     profile = product.print_profile()
     extra = {}
     if profile is not None and profile.cards is not None:
@@ -168,7 +178,7 @@ def impose_groups(groups: list[DeckGroup], settings: Settings, problems: Problem
 
 
 def group_size(deck: Deck, settings: Settings) -> tuple[CardSize, tuple[str, int | None]]:
-    if settings.size is not None:
+    if settings.size is not None and settings.size_where is not None:
         return settings.size, settings.size_where
     from printshop.errors import display_path
 

@@ -32,9 +32,17 @@ from functools import partial
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.products import BuildContext
 from printshop.products.cards.compose import SHEET_TEMPLATE, CardComposer, fit_name, sheet_job
-from printshop.products.cards.fit import (FitState, Ladder, does_not_fit, ladder,
-                                         overflows_by_box, predicted_try, probe_job)
+from printshop.products.cards.fit import (
+    FitState,
+    Ladder,
+    does_not_fit,
+    ladder,
+    overflows_by_box,
+    predicted_try,
+    probe_job,
+)
 from printshop.products.cards.settings import DeckGroup
+from printshop.render.checks import FitCheck
 from printshop.render.queue import RenderQueue
 
 MAX_FIT_ROUNDS = 12    # renders of one chunk
@@ -118,7 +126,7 @@ class SheetRun:
         if tag[0] == "sheet":
             self._sheet_done(tag[1], result)
         elif tag[0] == "look":
-            self._look_done(*tag[1:], result)
+            self._look_done(tag[1], tag[2], tag[3], result)
         else:
             _, key, which = tag
             self._probe_done(self.boxes[key], which, result)
@@ -162,8 +170,8 @@ class SheetRun:
 
     def _look_done(self, index: int, gi: int, ci: int, result) -> None:
         name = f"look-{gi}-{ci}"
-        found = {}
-        for overflow in result.overflows:
+        found: dict = {}
+        for overflow in FitCheck.overflows(result):
             card, _, box = overflow.name.partition(":")
             if card == name:
                 found.setdefault(box or "text", replace(
@@ -225,7 +233,7 @@ class SheetRun:
         if fitting.settled:
             return
         box = fitting.key[2]
-        overflowing = {o.name: o for o in result.overflows}
+        overflowing = {o.name: o for o in FitCheck.overflows(result)}
         for n in which:
             overflow = overflowing.get(f"{fitting.tries[n][1]}:{box}")
             fitting.fits[n] = overflow is None

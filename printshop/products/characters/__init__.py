@@ -1,1 +1,2 @@
-"""Rolled characters on paper: pregen packs, convention kits, the blank sheet and `printshop roll characters`."""
+"""Rolled characters on paper: pregen packs, convention kits, the blank sheet and
+`printshop roll characters`."""

@@ -16,11 +16,18 @@ from printshop.errors import PrintshopError, Problem
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.characters import blank_recipe
-from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
-                                       page_size_css, stylesheet, template_problem)
+from printshop.products.common import (
+    base_url,
+    check_stylesheets,
+    jinja_environment,
+    page_size_css,
+    stylesheet,
+    template_problem,
+)
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
-from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
+from printshop.render.job_warnings import collect_warnings
 from printshop.source.classes import SAVES, STATS
 from printshop.source.schema import Strict
 
@@ -150,7 +157,7 @@ class BlankSheet(Product):
                          roots=tuple(str(r) for r in project.read_roots),
                          base_url=base_url(project),
                          source=f"{self.template} ({self.name})",
-                         uncompressed=ctx.uncompressed, fit_check=True,
+                         uncompressed=ctx.uncompressed, extensions=(FitCheck(),),
                          cmyk_icc=str(profile.icc_path(project.root)) if cmyk else None)
 
     def render(self, ctx: BuildContext, papers: list[str], fillable: bool,
@@ -163,8 +170,9 @@ class BlankSheet(Product):
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
             problems += [Problem(self.template, f"{o.describe()}: shorten what it "
-                                 f"prints or adjust css/blank-sheet.css") for o in result.overflows]
-            if result.pages != 1 and not result.overflows:
+                                 f"prints or adjust css/blank-sheet.css")
+                         for o in FitCheck.overflows(result)]
+            if result.pages != 1 and not FitCheck.overflows(result):
                 problems.append(Problem(self.template, f"the blank sheet came out as "
                                         f"{result.pages} pages on {paper}, expected 1"))
         if problems:
@@ -406,5 +414,7 @@ def blank_sheet_product(project) -> BlankSheet:
         if isinstance(raw, dict) and raw.get("kind") == "blank-sheet":
             from printshop.products import load_products
 
-            return load_products(project, [name])[0]
+            product = load_products(project, [name])[0]
+            assert isinstance(product, BlankSheet)
+            return product
     return BlankSheet(project, "blank-sheet", BlankSheetOptions(kind="blank-sheet"))

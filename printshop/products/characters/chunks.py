@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from printshop.render.job import RenderJob
 
-
 # The last TAIL_CHUNKS chunks' worth of a pack go in half-size chunks, so the workers finish
 # close together (up to 8 of them) instead of one idling while another renders a whole chunk
 # at the end. A constant, not the number of workers: the chunks, and so the bytes of the

@@ -27,7 +27,7 @@ def class_names(recipe: Recipe, tables) -> dict[str, str]:
         return {cid: str(recipe.records[cid].get("name") or cid) for cid in order}
     names: dict[str, str] = {}
     for table_id in recipe.class_tables.values():
-        for owner, row in final_rows(table_id, tables):
+        for _owner, row in final_rows(table_id, tables):
             cid = row.values.get("id")
             if cid is not None and cid not in names:
                 names[cid] = str(row.values.get("name") or row.values.get("class") or cid)

@@ -1,10 +1,11 @@
 """A convention kit: N tables of M seats, each seat with a few characters, one envelope (PDF)
 per table, the whole kit in table order, and `kit.json` saying which sheet went where.
 
-The characters are one pregen pack (`products/characters/pregens.py`) numbered across the kit: character
-n is rolled from the seed and n alone, so it is the same in a kit of any size. Every sheet is
-rendered once (one job per seat, on every core) and its pages are reused in the table's PDF
-and in the whole kit; so are the player reference and the includes (includes.py).
+The characters are one pregen pack (`products/characters/pregens.py`) numbered across the
+kit: character n is rolled from the seed and n alone, so it is the same in a kit of any
+size. Every sheet is rendered once (one job per seat, on every core) and its pages are
+reused in the table's PDF and in the whole kit; so are the player reference and the includes
+(includes.py).
 Every part of an envelope starts on a new leaf: a blank page follows a part with an odd
 number of pages, so the file prints double-sided.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -23,16 +24,27 @@ from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import (base_url, check_stylesheets, jinja_environment,
-                                       stylesheet, template_problem)
-from printshop.products.characters.includes import (include_kind, included_product,
-                                                   render_include)
 from printshop.products.characters.chunks import LazyJobs
-from printshop.products.characters.pregens import (MAX_COUNT, PROGRESS_AFTER_S, PROGRESS_EVERY_S,
-                                        SEED_PATTERN, Pregens, PregensOptions)
+from printshop.products.characters.includes import include_kind, included_product, render_include
+from printshop.products.characters.pregens import (
+    MAX_COUNT,
+    PROGRESS_AFTER_S,
+    PROGRESS_EVERY_S,
+    SEED_PATTERN,
+    Pregens,
+    PregensOptions,
+)
+from printshop.products.common import (
+    base_url,
+    check_stylesheets,
+    jinja_environment,
+    stylesheet,
+    template_problem,
+)
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
-from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob
+from printshop.render.job_warnings import collect_warnings
 from printshop.source.schema import Strict
 from printshop.source.yamlfile import load_yaml
 
@@ -76,6 +88,7 @@ class Part:
 class Convention(Product):
     kind = "convention"
     Options = ConventionOptions
+    entry: dict   # the manifest entry `printshop kit` made it from (products/characters/kit.py)
 
     def __init__(self, project, name, options):
         super().__init__(project, name, options)
@@ -126,7 +139,8 @@ class Convention(Product):
             self.pregens.check(ctx)   # the recipe, tables, the sheet template and stylesheets
         except PrintshopError as exc:
             problems.extend(exc)
-        wanted = [("player_reference", o.player_reference)] if o.player_reference else []
+        wanted: list[tuple[str | tuple[str, int], Any]] = \
+            [("player_reference", o.player_reference)] if o.player_reference else []
         wanted += [(("include", i), name) for i, name in enumerate(o.include)]
         for where, name in wanted:
             kind = include_kind(self.project, name)
@@ -225,6 +239,7 @@ class Convention(Product):
                     outline.append((part.label, page))
                     envelope.append({"part": part.label, "first_page": page + 1})
                 for n, c in enumerate(part.characters):
+                    assert part.seat is not None    # (characters sit at a seat)
                     _seat_entry(kit, t, part.seat)["characters"].append({
                         "index": c.index, "id": c.id, "class": c.kind,
                         "class_name": c.label, "page": page + n * per_character + 1})
@@ -264,7 +279,7 @@ class Convention(Product):
             return RenderJob(html=html, stylesheets=css, roots=roots,
                              base_url=base_url(self.project),
                              source=f"{pregens.template} ({self.name})",
-                             uncompressed=ctx.uncompressed, fit_check=True)
+                             uncompressed=ctx.uncompressed, extensions=(FitCheck(),))
 
         # each sheet's table and seat, as `printshop roll characters --seats --per-seat`
         # marks it (the cover's reprint command)

@@ -23,10 +23,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Any
 
+from printshop.products.characters.job import LayeredSheet
 from printshop.products.characters.lists import ListsModel, kind_of
-from printshop.render.pdf.layers import FormArt, Overlay, PageArt, place_stamp
+from printshop.render.checks import FitCheck
 from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf.layers import FormArt, Overlay, PageArt, place_stamp
 
 # Stamps go in an even number of equal jobs (two workers finish them together; constants,
 # not the machine's cores, so the pack's bytes do not depend on the machine) of
@@ -111,7 +114,7 @@ class LayeredSheets:
         """`warn`: called with each warning of the forms and stamps (a label in the form
         that no font can print is the pack's problem like any other)."""
         marks = marks or {}
-        firsts: dict[tuple, object] = {}
+        firsts: dict[tuple, Any] = {}
         for c in characters:
             firsts.setdefault(self.keys[c.index], c)
         order = sorted(firsts)
@@ -121,10 +124,9 @@ class LayeredSheets:
             html = self.pregens._render("sheets", [first], self.paper, self.pack,
                                         marks={first.index: marks[first.index]} if key[1]
                                         else {}, layers={first.index: "form"})
-            job = self.make_job(html)
-            job.slots = True
-            job.fit_check = False   # what fits is checked on the values pages
-            jobs.append(job)
+            # what fits is checked on the values pages
+            jobs.append(self.make_job(html).without(FitCheck).extended(
+                LayeredSheet(slots=True)))
         results = renderer.render(jobs)
         for key, result in zip(order, results):
             self.forms[key] = self._form(key, result, firsts[key],
@@ -135,8 +137,9 @@ class LayeredSheets:
                 warn(warning)
 
     def _form(self, key, result, first, stack_lists: bool = True):
-        slots = result.slots[0] if result.slots and result.pages in (2, 3) else {}
-        band = result.slots[1] if slots else {}
+        found = LayeredSheet.slots_in(result)
+        slots = found[0] if found and result.pages in (2, 3) else {}
+        band = found[1] if slots else {}
         if any(name not in slots for name in NEEDED) or "bottom" not in band or \
                 (key[1] and "mark" not in slots):
             return None   # a template without layers (a project's own): sheets made plainly
@@ -158,8 +161,8 @@ class LayeredSheets:
             lists=None)
         # a third page holds the first character's lists: stacked from there, if they
         # stack there as WeasyPrint laid them out
-        lists = ListsModel(result.slots[2] if result.pages == 3 else {})
-        if not stack_lists or \
+        lists: ListsModel | None = ListsModel(found[2] if result.pages == 3 else {})
+        if not stack_lists or lists is None or \
                 not lists.check([name for name, _ in self.pieces.get(first.index, ())]):
             lists = None
         return SimpleNamespace(art=FormArt(pdf=result.pdf, band_top_px=band["bottom"].top),
@@ -172,7 +175,7 @@ class LayeredSheets:
         The pieces of the sheets' lists are stamps too (products/characters/lists.py)."""
         distinct: dict[tuple, tuple] = {}   # look → (slot, text)
         uses: list[tuple] = []              # (form key, slot name, text, look)
-        piece_looks: dict[int, list] = {}   # character → its pieces' looks, or None
+        piece_looks: dict[int, list | None] = {}   # character → its pieces' looks, or None
 
         def look_of(slot, text):
             look = (slot.chain, slot.tag, slot.cls, round(slot.content_width, 3), text)
@@ -197,16 +200,15 @@ class LayeredSheets:
         parts = _stamp_jobs(sorted(distinct))
         jobs = []
         for part in parts:
-            job = self.make_job("")
-            job.stamps = tuple(distinct[look] for look in part)
-            job.slots, job.fit_check = True, False
-            jobs.append(job)
+            jobs.append(self.make_job("").without(FitCheck).extended(LayeredSheet(
+                slots=True, stamps=tuple(distinct[look] for look in part))))
         results = renderer.render(jobs) if jobs else []
         self.stamp_pdfs = {n: result.pdf for n, result in enumerate(results)}
         found = {}
         for n, (part, result) in enumerate(zip(parts, results)):
+            stamps = LayeredSheet.slots_in(result)
             for i, look in enumerate(part):
-                stamp = result.slots[i].get(f"s{i}") if i < len(result.slots) else None
+                stamp = stamps[i].get(f"s{i}") if i < len(stamps) else None
                 found[look] = (n, i, stamp)
         for key, name, text, look in uses:
             form = self.forms[key]
@@ -260,10 +262,14 @@ class LayeredSheets:
     # --- 3. a chunk ------------------------------------------------------------------------------
     def job(self, characters, marks: dict[int, str] | None = None):
         marks = marks or {}
-        layers, geometry, forms, pages, sources = {}, {}, {}, [], set()
+        layers: dict = {}
+        geometry: dict = {}
+        forms: dict = {}
+        pages: list = []
+        sources: set = set()
         for c in characters:
             key = self.keys.get(c.index)
-            form = self.forms.get(key)
+            form = self.forms.get(key) if key is not None else None
             art = None
             if form is not None:
                 stamps = [form.places.get((name, text))
@@ -286,8 +292,8 @@ class LayeredSheets:
                                     collect=lambda name, text: "")
         job = self.make_job(html)
         if forms:
-            job.overlay = Overlay(forms=forms, pages=pages,
-                                  stamps={n: self.stamp_pdfs[n] for n in sorted(sources)})
+            job = job.extended(LayeredSheet(overlay=Overlay(
+                forms=forms, pages=pages, stamps={n: self.stamp_pdfs[n] for n in sorted(sources)})))
         return job
 
     def redo_overflowing(self, renderer, work, results, chunk_of):
@@ -295,7 +301,7 @@ class LayeredSheets:
         rendered again the plain way
         (`work` items are the product's; `chunk_of(n)`: item n's characters and marks)."""
         again = [n for n, (item, result) in enumerate(zip(work, results))
-                 if item[2] and (result.overflows or result.pages != item[1])]
+                 if item[2] and (FitCheck.overflows(result) or result.pages != item[1])]
         if not again:
             return results
         redone = renderer.render([self.plain_job(*chunk_of(n)) for n in again])

@@ -90,7 +90,8 @@ class ListsModel:
             columns.setdefault(column, []).append((name, match, height))
         if sorted(columns) != list(range(len(columns))):
             return None
-        heights, placed = [], []
+        heights: list[float] = []
+        placed: list = []
         for column in sorted(columns):
             stacked = self._column(column, columns[column], placed)
             if stacked is None:

@@ -4,21 +4,20 @@ pregen_layers.py), checked page by page, in order for the merge."""
 
 from __future__ import annotations
 
-
 from printshop.errors import PrintshopError
-from printshop.products.common import base_url
 from printshop.products.characters.chunks import LazyJobs, split_into_chunks
-from printshop.render.job_warnings import collect_warnings
+from printshop.products.common import base_url
+from printshop.render.checks import FitCheck
 from printshop.render.job import RenderJob
+from printshop.render.job_warnings import collect_warnings
 
 
 def render_parts(pregens, ctx, characters, paper, pack, layout):
     """Every page of a pack, as chunk PDFs to be joined in order (a LayeredMerge: its
     `result` is the file). A chunk's HTML is made only when a worker is ready for it, and
     its PDF waits on disk, so a big pack never holds all of either in memory."""
+    from printshop.products.characters import pregens as settings  # (tests change these)
     from printshop.render.pdf.layered_merge import LayeredMerge
-
-    from printshop.products.characters import pregens as settings   # (tests change these)
 
     sheets_css = pregens._stylesheets(paper)
     roots = tuple(str(r) for r in pregens.project.read_roots)
@@ -27,7 +26,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
     def make_job(html: str) -> RenderJob:
         return RenderJob(html=html, stylesheets=sheets_css, roots=roots,
                          base_url=base_url(pregens.project), source=source,
-                         uncompressed=ctx.uncompressed, fit_check=True)
+                         uncompressed=ctx.uncompressed, extensions=(FitCheck(),))
 
     size = pregens.options.sheets_per_chunk
     index_pages = pregens.index_pages(characters) if pregens.options.cover else []
@@ -67,7 +66,7 @@ def render_parts(pregens, ctx, characters, paper, pack, layout):
         """A part that came out as it should goes to the merge (one that did not is
         rendered again, or reported, below)."""
         expected = work[index][1]
-        if not result.overflows and result.pages == expected:
+        if not FitCheck.overflows(result) and result.pages == expected:
             merge.add(index, result.pdf)
             if not keep_bytes:
                 result.pdf = b""

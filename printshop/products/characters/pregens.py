@@ -10,20 +10,25 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from markupsafe import Markup
 from pydantic import Field, model_validator
 
 from printshop import __version__
-from printshop.commands import Command, source_flag
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
-from printshop.products.common import (check_stylesheets, inline_css_for_screen,
-                                       jinja_environment, page_size_css, stylesheet,
-                                       template_problem)
 from printshop.products.characters.recipe_pack import RecipePack
+from printshop.products.common import (
+    check_stylesheets,
+    inline_css_for_screen,
+    jinja_environment,
+    page_size_css,
+    stylesheet,
+    template_problem,
+)
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import render_template
 from printshop.render.job import Stylesheet
 from printshop.roll.recipe import Character, Recipe, Roller
@@ -112,7 +117,7 @@ class Pregens(RecipePack, Product):
         self.large_ok = large_ok  # more than MAX_COUNT characters was confirmed
         self._recipe: Recipe | None = None
         self._roller: Roller | None = None
-        self._env = None
+        self._env: Any = None    # the Jinja environment, made when first needed
         self._characters: list[Character] | None = None
 
     # --- inputs ------------------------------------------------------------------------------
@@ -306,12 +311,12 @@ class Pregens(RecipePack, Product):
         seed, template = self.options.seed, self.template
         problems, overflows = [], []
         for (what, expected, _, _), result in zip(work, results):
-            for overflow in result.overflows:
+            for overflow in FitCheck.overflows(result):
                 overflows.append(overflow)
                 if len(overflows) <= LISTED:
                     problems.append(Problem(self.name, f"{overflow.describe()} (seed {seed}); "
                                             f"shorten what it prints or adjust {template}"))
-            if result.pages != expected and not result.overflows:
+            if result.pages != expected and not FitCheck.overflows(result):
                 problems.append(Problem(self.name, f"{what} came out as {result.pages} pages, "
                                         f"expected {expected} (a page break in {template}?)"))
         rest = overflows[LISTED:]

@@ -7,15 +7,26 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
+from typing import TYPE_CHECKING, Any, Callable
 
 from printshop import __version__
 from printshop.commands import Command, source_flag
 from printshop.products.characters.classes import class_names, class_words, match_class, slug
 from printshop.roll.recipe import Character, Recipe, Roller, Wishes, load_recipe
 
+if TYPE_CHECKING:
+    from printshop.errors import PrintshopError
+    from printshop.project import Project
+
 
 class RecipePack:
     """Needs `project`, `options` (PregensOptions), `cli_flags` and `_problem_at`."""
+
+    # what the product it is mixed into gives it (products/characters/pregens.py)
+    project: Project
+    options: Any
+    cli_flags: dict[str, str] | None
+    _problem_at: Callable[[str, str], PrintshopError]
 
     _recipe: Recipe | None = None
     _roller: Roller | None = None
@@ -110,6 +121,7 @@ class RecipePack:
                                        f"{', '.join(ids)}")
             chosen |= matches
         key = self.class_table_key()
+        assert key is not None    # (a recipe with classes has a class table)
         reachable = set(class_ids(recipe, self.project.tables, recipe.class_tables[key]))
         if not chosen & reachable:
             raise self._problem_at("classes", f"the {key} class table never rolls "
@@ -123,8 +135,10 @@ class RecipePack:
             names = class_names(recipe, self.project.tables)
             allowed = self.allowed_classes() or ()
             mix_rows = [{"name": names[cid], "count": mix[cid]} for cid in names if mix[cid]]
-            table = self.project.tables[recipe.class_tables[self.class_table_key()]]
-            class_roll = f"{table.title} table ({table.dice.text})"
+            key = self.class_table_key()
+            assert key is not None    # (a recipe with classes has a class table)
+            table = self.project.tables[recipe.class_tables[key]]
+            class_roll = f"{table.title} table ({table.dice.text if table.dice else ''})"
             restricted = [names[cid] for cid in names if cid in allowed]
         else:
             mix_rows = [{"name": label, "count": n} for label, n in sorted(

@@ -34,7 +34,7 @@ def layout_pages(sheet: Sheet, tables, width: float, height: float):
     fit_names: dict[str, Place] = {}
     places = {id(block): place for place, block in sheet.blocks()}
     view = []
-    for p, page in enumerate(sheet.layout.pages, start=1):
+    for p, page in enumerate(sheet.layout.pages or [], start=1):
         count = len(page.columns)
         column_height = height - 2 * MARGIN - HEADER - FOOTER
         if fold:
@@ -88,7 +88,8 @@ def layout_pages(sheet: Sheet, tables, width: float, height: float):
         for c in range(1, len(page.columns) + 1):
             fit_names[f"{page_key}-head{c}"] = heading
         view.append({"number": p, "key": page_key, "title": page.title, "side": page.side,
-                     "columns": columns, "folds": folds, "count": len(sheet.layout.pages)})
+                     "columns": columns, "folds": folds,
+                     "count": len(sheet.layout.pages or [])})
     return view, fit_names
 
 def card_pages(sheet: Sheet, project, width: float, height: float):
@@ -96,7 +97,9 @@ def card_pages(sheet: Sheet, project, width: float, height: float):
     classes = project.classes
     by_id = {c.id: c for c in classes.classes}
     ids = sheet.card_class_ids(list(by_id))
-    per_page = sheet.layout.cards.per_page
+    layout = sheet.layout.cards
+    assert layout is not None    # (a sheet of class cards)
+    per_page = layout.per_page
     across, down = {1: (1, 1), 2: (1, 2), 4: (2, 2)}[per_page]
     if sheet.layout.orientation == "landscape" and per_page == 2:
         across, down = 2, 1
@@ -108,7 +111,7 @@ def card_pages(sheet: Sheet, project, width: float, height: float):
     pages = []
     page_count = math.ceil(len(ids) / per_page)
     for p in range(page_count):
-        cards = []
+        cards: list[dict] = []
         for slot, class_id in enumerate(ids[p * per_page:(p + 1) * per_page]):
             cls = by_id[class_id]
             key = f"{sheet.id}-{cls.id}"

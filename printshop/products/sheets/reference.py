@@ -28,15 +28,21 @@ from pydantic import Field
 from printshop import __version__
 from printshop.errors import PrintshopError, Problem, Problems, display_path
 from printshop.output import BuildOutput, check_output_name
-from printshop.products import BuildContext, Product
-from printshop.products.common import (base_url, build_date, check_stylesheets,
-                                       jinja_environment, stylesheet, warn_missing_glyphs)
+from printshop.products import BuildContext, Product, markup
+from printshop.products.common import (
+    base_url,
+    build_date,
+    check_stylesheets,
+    jinja_environment,
+    stylesheet,
+    warn_missing_glyphs,
+)
 from printshop.products.sheets.layout import Place, card_pages, layout_pages
-from printshop.products import markup
+from printshop.render.checks import FitCheck
 from printshop.render.jinja import _template_frame, render_template
-from printshop.render.pdf.merge import merge_pdfs
-from printshop.render.job_warnings import collect_warnings
 from printshop.render.job import RenderJob, Stylesheet
+from printshop.render.job_warnings import collect_warnings
+from printshop.render.pdf.merge import merge_pdfs
 from printshop.safepath import UnsafePath, resolve_inside
 from printshop.source.schema import Strict
 from printshop.source.sheets import Sheet, load_sheet
@@ -255,7 +261,7 @@ class Reference(Product):
                                   roots=tuple(str(r) for r in project.read_roots),
                                   base_url=base_url(project),
                                   source=f"{display_path(sheet.path)} ({self.name})",
-                                  uncompressed=ctx.uncompressed, fit_check=True))
+                                  uncompressed=ctx.uncompressed, extensions=(FitCheck(),)))
         if ctx.progress:
             ctx.progress(f"{self.name}: rendering {len(jobs)} sheets")
         results = ctx.renderer.render(jobs)
@@ -290,9 +296,10 @@ def _fit_problems(item: _Composed, result) -> list[Problem]:
     problems = []
     reported = set()
     # A block running off its column also pushes its page's box: name the block, not both.
-    pages_with_blocks = {o.page for o in result.overflows
+    pages_with_blocks = {o.page for o in FitCheck.overflows(result)
                          if o.name in item.fit_names and item.fit_names[o.name].page is None}
-    for overflow in sorted(result.overflows, key=lambda o: (o.frame is None, o.name)):
+    for overflow in sorted(FitCheck.overflows(result),
+                           key=lambda o: (o.frame is None, o.name)):
         place = item.fit_names.get(overflow.name) or Place(
             display_path(item.sheet.path), None, overflow.name)
         if overflow.name in reported or (place.page is not None

@@ -29,6 +29,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from printshop.resources import FONTS_DIR as BUNDLED_FONTS
+
 BUNDLED_FAMILIES = ("Vollkorn", "Roboto Condensed", "Pirata One", "DejaVu Sans Mono")
 # The machine's own configuration, as it was before a worker isolated itself.
 SYSTEM_CONFIG = os.environ.get("FONTCONFIG_FILE") or "/etc/fonts/fonts.conf"
@@ -163,16 +164,17 @@ def _system_ranges(config: str) -> tuple[list[int], list[int]]:
                                  env={**os.environ, "FONTCONFIG_FILE": config}).stdout
     except (OSError, subprocess.SubprocessError):
         return [], []
-    ranges = []
+    ranges: list[tuple[int, int]] = []
     for line in listing.splitlines():
         for part in line.split():
-            low, _, high = part.partition("-")
+            first, _, last = part.partition("-")
             try:
-                ranges.append((int(low, 16), int(high or low, 16)))
+                ranges.append((int(first, 16), int(last or first, 16)))
             except ValueError:
                 continue
     ranges.sort()
-    starts, ends = [], []
+    starts: list[int] = []
+    ends: list[int] = []
     for low, high in ranges:
         if ends and low <= ends[-1] + 1:
             ends[-1] = max(ends[-1], high)

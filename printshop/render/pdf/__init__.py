@@ -1,1 +1,2 @@
-"""PDF files after rendering: joins, layered sheets, imposed faces, the book's join and print finishing (pikepdf)."""
+"""PDF files after rendering: joins, layered sheets, imposed faces, the book's join and print
+finishing (pikepdf)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from printshop.render.pdf.merge import _ID_RE, PikeJoin
@@ -33,7 +34,7 @@ def one_stage() -> int:
     return LAYERED_GROUP + LAYERED_GROUP // 4
 
 
-def merge_layered_pdfs(parts: list[bytes], title: str | None = None,
+def merge_layered_pdfs(parts: Sequence[bytes] | _OnDisk, title: str | None = None,
                        outline: list[tuple[str, int]] | None = None) -> bytes:
     """The parts in order, as one PDF: `outline` adds bookmarks (title, 0-based page)."""
     if len(parts) > one_stage():
@@ -94,6 +95,14 @@ def merge_many_pdfs(parts: list[bytes], title: str | None = None,
 _STARTXREF_RE = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 
 
+def _previous_xref(pdf: bytes) -> int:
+    """Where the PDF's last cross-reference section starts (its `startxref`)."""
+    found = _STARTXREF_RE.search(pdf)
+    if found is None:
+        raise ValueError("not a PDF: no startxref at its end")
+    return int(found[1])
+
+
 def _title_and_outline_update(pdf: bytes, title: str | None,
                               outline: list[tuple[str, int]], digest: str) -> bytes:
     """An incremental update to append to `pdf`: a new catalog with /Outlines, the
@@ -143,18 +152,18 @@ def _title_and_outline_update(pdf: bytes, title: str | None,
     xref_at = len(pdf) + len(out)
     out += b"xref\n"
     run: list[int] = []
-    for number in sorted(offsets) + [None]:
-        if run and (number is None or number != run[-1] + 1):
+    for following in [*sorted(offsets), None]:
+        if run and (following is None or following != run[-1] + 1):
             out += b"%d %d\n" % (run[0], len(run))
             for n in run:
                 out += b"%010d 00000 n\r\n" % offsets[n]
             run = []
-        if number is not None:
-            run.append(number)
+        if following is not None:
+            run.append(following)
     out += (b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R /Prev %d /ID [ <%s> <%s> ] >>\n"
             b"startxref\n%d\n%%%%EOF\n" % (
                 max(size, next_number), root_number, info_number,
-                int(_STARTXREF_RE.search(pdf)[1]), digest.encode(), digest.encode(), xref_at))
+                _previous_xref(pdf), digest.encode(), digest.encode(), xref_at))
     return bytes(out)
 
 
@@ -355,6 +364,9 @@ class _OnDisk:
 
     def __len__(self) -> int:
         return self.count
+
+    def __iter__(self):
+        return (self[n] for n in range(self.count))
 
     def __getitem__(self, index):
         if isinstance(index, slice):

@@ -7,8 +7,8 @@ and each character's page only holds what was rolled (`values` page). Three kind
 elements are marked in the form's HTML:
 
 - `data-slot="NAME"`: a box whose geometry the values page needs (where its spacer, its
-  live copy or its stamp goes). `slot_geometry()` (render/weasy/slots.py) reads them from the laid-out
-  document.
+  live copy or its stamp goes). `slot_geometry()` (render/weasy/slots.py) reads them from
+  the laid-out document.
 - `data-stamp`: a slot whose text repeats across characters (a stat of 13, a save of +1).
   Each distinct text is laid out once (`render_stamps`): a page of its own, inside copies of
   the slot's ancestors (their decorations switched off, so it inherits the same font,
@@ -88,7 +88,8 @@ def stamps_html(requests: list[tuple[Slot, str]]) -> str:
     from html import escape
 
     body = requests[0][0].chain[0] if requests and requests[0][0].chain else ("body", "")
-    parts, open_chain = [], None
+    parts: list[str] = []
+    open_chain: tuple | None = None
     for n, (slot, text) in enumerate(requests):
         chain = tuple(slot.chain[1:])
         if chain != open_chain:
@@ -162,7 +163,7 @@ def compose(values_pdf: bytes, overlay: Overlay, uncompressed: bool = False,
 
     pdf = pikepdf.open(io.BytesIO(values_pdf))
     own = sources is None
-    sources = Sources() if own else sources
+    sources = Sources() if sources is None else sources
     xobjects: dict[tuple, object] = {}
     digests: dict[int, str] = {}
 
@@ -239,11 +240,12 @@ def stamp_css(state: dict, font_config):
     return state["stamp_css"]
 
 
-def draw_layers(job, geometry, pdf: bytes, state: dict) -> bytes:
+def draw_layers(overlay: Overlay, uncompressed: bool, geometry, pdf: bytes,
+                state: dict) -> bytes:
     """The values pages with their forms and stamps drawn over them. Pages that did not
     come out one a sheet (a sheet too long) are left as they are: the product reports or
     redraws them. The worker's `Sources` live in its kept `state`."""
-    pages = job.overlay.pages
+    pages = overlay.pages
     if len(geometry) != len(pages) or any(
             art is not None and ("bottom" not in found or
                                  any(piece[4] not in found for piece in art.pieces))
@@ -251,7 +253,7 @@ def draw_layers(job, geometry, pdf: bytes, state: dict) -> bytes:
         return pdf
     for number, art in enumerate(pages):
         if art is not None:
-            form = job.overlay.forms[art.form]
+            form = overlay.forms[art.form]
             art.band_dy_px = geometry[number]["bottom"].top - form.band_top_px
             # the lists' pieces, from where their column is on this page
             art.placed = [(source, page, dx + geometry[number][column].content_x,
@@ -260,5 +262,5 @@ def draw_layers(job, geometry, pdf: bytes, state: dict) -> bytes:
     sources = state.get("layer_sources")
     if sources is None:
         sources = state["layer_sources"] = Sources()
-    return compose(pdf, job.overlay, job.uncompressed, sources)
+    return compose(pdf, overlay, uncompressed, sources)
 

@@ -15,6 +15,8 @@ the other panel edges are folds.
 
 from __future__ import annotations
 
+from typing import Any
+
 from printshop.render.pdf.place_pages import Line, Side, Slot, fit_scale, page_sizes_mm, place
 
 MAX_PAGES = 8
@@ -52,7 +54,7 @@ def guide_lines(width: float, height: float) -> list[Line]:
     middle = height / 2
     quarter = width / 4
     lines = [Line(quarter, middle, 3 * quarter, middle, dashed=True, width_pt=1.0)]
-    fold = dict(dashed=True, grey=0.7, width_pt=0.3)
+    fold: dict[str, Any] = dict(dashed=True, grey=0.7, width_pt=0.3)
     lines += [Line(0, middle, quarter, middle, **fold),
               Line(3 * quarter, middle, width, middle, **fold)]
     lines += [Line(quarter * n, 0, quarter * n, height, **fold) for n in (1, 2, 3)]

@@ -15,9 +15,9 @@ import io
 import os
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
-from printshop.profiles import (MARK_GAP_MM, MARK_LENGTH_MM, PDFX_KEYS, POINTS_PER_MM,
-                                marks_room_mm)
+from printshop.profiles import MARK_GAP_MM, MARK_LENGTH_MM, PDFX_KEYS, POINTS_PER_MM, marks_room_mm
 
 FIXED_DATE = datetime(2000, 1, 1, tzinfo=timezone.utc)  # PDF/X needs dates; no clock read
 
@@ -103,7 +103,9 @@ def finish(pdf: bytes, profile, icc: Path | None = None, title: str | None = Non
                                    update_docinfo=False) as meta:
                 meta["pdfxid:GTS_PDFXVersion"] = pdfx_version
     out = io.BytesIO()
-    doc.save(out, deterministic_id=True, force_version=version,
+    # (no forced version: pikepdf's own, as `force_version=None` gives)
+    forced: dict[str, Any] = {"force_version": version} if version is not None else {}
+    doc.save(out, deterministic_id=True, **forced,
              compress_streams=not uncompressed,
              object_stream_mode=(pikepdf.ObjectStreamMode.disable if version == "1.4"
                                  or uncompressed else pikepdf.ObjectStreamMode.preserve),

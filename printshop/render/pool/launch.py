@@ -211,8 +211,10 @@ def fork_siblings_then_work(conn, siblings: list, job: Job, alive: int) -> None:
                 _worker_main(sibling_conn, job, alive)
                 from multiprocessing import util
 
-                util._run_finalizers(0)     # as a multiprocessing worker does: its font
-                util._run_finalizers()      # folder (only its own finalizers run)
+                # as a multiprocessing worker does: its font folder (only its own
+                # finalizers run); a private function of the standard library, untyped
+                util._run_finalizers(0)  # type: ignore[attr-defined]
+                util._run_finalizers()  # type: ignore[attr-defined]
                 status = 0
             finally:
                 os._exit(status)

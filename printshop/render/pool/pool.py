@@ -28,8 +28,8 @@ from multiprocessing.connection import wait
 from typing import Any, Callable
 
 from printshop.render.pool import early
-from printshop.render.pool.serial import InProcess
 from printshop.render.pool.launch import _exit_status, start_workers, stop_worker
+from printshop.render.pool.serial import InProcess
 from printshop.render.pool.workers import _Worker
 
 # Called (in the calling thread's context) once a call's batch is in the pool's list: a
@@ -138,9 +138,10 @@ class WorkerPool:
             self.workers += start_workers(self.context, missing, self.function,
                                           self.memory_mb, self.warm_up, self.preload)
 
-    def map(self, payloads: list, on_done: Callable[[int, Any], None] | None = None) -> list:
+    def map(self, payloads: Any, on_done: Callable[[int, Any], None] | None = None) -> list:
         """`function(payload)` of each payload, in order; `on_done(index, result)` as each
-        finishes (in this thread)."""
+        finishes (in this thread). `payloads`: a list, or anything with a length whose items
+        are made when taken (renderer._Stamped)."""
         results: list = [None] * len(payloads)
 
         def done(index: int, value) -> None:

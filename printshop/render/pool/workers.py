@@ -17,7 +17,7 @@ from typing import Any
 class _Worker:
     process: Any
     conn: Any
-    task: int | None = None
+    task: Any = None     # (batch, index) while it runs one (render/pool/pool.py)
     deadline: float = 0.0
 
 
@@ -148,6 +148,6 @@ def _give_back_memory() -> None:
         _malloc_trim(0)
 
 
-_malloc_trim = None
+_malloc_trim: Any = None    # libc's malloc_trim, False where there is none
 
 

@@ -97,7 +97,8 @@ class ColumnTrial:
 
     def lists(self, index) -> tuple[list, list]:
         """The lists column `index` of the try puts its out-of-flow boxes in."""
-        self.out_of_flow[index] = lists = ([], [])
+        lists: tuple[list, list] = ([], [])
+        self.out_of_flow[index] = lists
         return lists
 
     def keep(self, index, start, new_box, resume_at, next_page) -> None:

@@ -16,6 +16,7 @@ does not fit rather than only its column.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 TOLERANCE_PX = 0.75  # sub-pixel rounding in WeasyPrint's layout
 
@@ -98,7 +99,7 @@ def _frame_overflows(page_box, number: int) -> list[Overflow]:
     """Marked boxes reaching past the content box of their nearest data-fit-frame ancestor."""
     found: list[Overflow] = []
     seen: set[int] = set()  # an element's first box is its own; later ones are anonymous
-    stack = [(page_box, None)]
+    stack: list[tuple[Any, tuple | None]] = [(page_box, None)]
     while stack:
         box, frame = stack.pop()
         element = getattr(box, "element", None)

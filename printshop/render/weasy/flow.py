@@ -15,13 +15,15 @@ After a book (or a part of it) is laid out, each page is looked at for
 
 The top-level sections of the book's body are its flows: the contents (`nav`), each
 chapter (marked `data-source` with its Markdown file) and the colophon. `find_flow` runs
-in the render worker, where the boxes are (`RenderJob.page_check`); each finding comes back
-in `RenderResult.flow` with its page numbered as in the book (`RenderJob.first_page`).
+in the render worker, where the boxes are (a job's `PageCheck`, render/checks.py); each
+finding comes back in `PageCheck.flow(result)` with its page numbered as in the book
+(`RenderJob.first_page`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 STRANDED_LINES = 2     # a heading with this many lines or fewer under it at a column's foot
 NEAR_EMPTY = 0.25      # a chapter's last page filled less than this is near-empty
@@ -103,7 +105,7 @@ def find_flow(document, first_page: int = 1) -> list[FlowFinding]:
             if last and first_seen[element] != number:
                 fill = _fill(regions, top, height)
                 if fill < NEAR_EMPTY:
-                    lines = sum(len(r.rows) for r in regions)
+                    lines = sum(len(r.rows or ()) for r in regions)
                     found.append(FlowFinding("near-empty", number, name, source, None,
                                              f"{lines} line{'s' if lines != 1 else ''}",
                                              fill))
@@ -196,7 +198,7 @@ def _measure(region: _Region) -> None:
         for child in box.descendants():
             kind = type(child).__name__
             if kind == "LineBox" or (kind.endswith("ReplacedBox") and
-                                     getattr(child, "height", 0)):
+                                     bool(getattr(child, "height", 0))):
                 if getattr(child, "position_y", None) is None:
                     continue
                 bottom = child.position_y + child.margin_height() \
@@ -286,7 +288,7 @@ def _top_blocks(region) -> list:
 
 
 def _wrapper(box) -> bool:
-    element = getattr(box, "element", None)
+    element: Any = getattr(box, "element", None)
     classes = (element.get("class") or "").split() if hasattr(element, "get") else []
     return getattr(box, "element_tag", None) in ("section", "nav") or \
         "chapter-body" in classes

@@ -191,13 +191,14 @@ def apply_all() -> list[Status]:
     against; once per process."""
     if _REGISTRY.applied is None:
         _apply(switched_off()[0])
+    assert _REGISTRY.applied is not None    # (set by _apply)
     return list(_REGISTRY.applied.values())
 
 
 def active(name: str) -> bool:
     """Whether the patch `name` is installed in this process (`apply_all` first)."""
-    apply_all()
-    status = _REGISTRY.applied.get(name)
+    applied = {status.name: status for status in apply_all()}
+    status = applied.get(name)
     if status is None:
         raise KeyError(f"no WeasyPrint patch is named {name!r}")
     return status.state == "active"

@@ -17,8 +17,9 @@ differs from the first only in
 * the running heads: the named strings carried from the parts before (render/weasy/strings.py),
   also read only by the margin boxes.
 
-So a worker keeps what the first pass laid out (`RenderJob.keep`), and a job that resumes it
-(`RenderJob.resume`) restores the pages as they were before their margin boxes were made,
+So a worker keeps what the first pass laid out (`lay_out(keep=TOKEN)`: the book's
+`BookPart.keep`, products/book/job.py), and a job that resumes it (`lay_out(resume=TOKEN)`)
+restores the pages as they were before their margin boxes were made,
 sets the numbers, re-makes what must be, and then makes the margin boxes and draws, as
 WeasyPrint would have. A job that cannot resume (its worker is another, the text differs in
 more than the numbers, the part starts on a left page where the first pass had a right
@@ -28,17 +29,14 @@ one, page counters are read elsewhere) is laid out whole as before: `finish` ret
 from __future__ import annotations
 
 import contextvars
-import dataclasses
-import re
 from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from printshop.render.weasy.registry import Patch
 
 MAX_KEPT = 64          # layouts a worker keeps (a build's parts), oldest dropped first
-_NUMBER = re.compile(r'data-page-ref="([^"]*)"')
-_REF_LINK = re.compile(r'<a\b[^>]*?\bdata-page-ref="([^"]*)"\s+href="#([^"]+)"')
 
 _kept: dict[str, _Kept] = {}
 _state: contextvars.ContextVar[_Layout | None] = contextvars.ContextVar(
@@ -47,22 +45,12 @@ _state: contextvars.ContextVar[_Layout | None] = contextvars.ContextVar(
 
 @dataclass
 class _Kept:
-    html: str             # the text laid out, numbers left out
-    job: tuple            # the rest of what the job was (`_what`)
+    text: str             # the text laid out, numbers left out (the caller's digest of it)
+    what: tuple           # what else decided the layout (stylesheets, fonts …: the caller's)
     first: int            # the page in the book its first page was numbered as (1: any)
     epoch: int
-    document: object      # the first pass's Document: metadata, fetcher, fonts, profiles
+    document: Any         # the first pass's Document: metadata, fetcher, fonts, profiles
     layout: _Layout
-
-
-def _what(job, stylesheets) -> tuple:
-    """What a job asks for besides its text, its numbers and where its pages start: the
-    stylesheets (a finishing job's last one places it in the book, `finish`'s `first`) and
-    every other field that changes a layout."""
-    skip = {"html", "stylesheets", "strings", "keep", "resume", "worker", "epoch",
-            "layout_only", "page_check", "anchors", "first", "first_page"}
-    return (tuple(stylesheets),) + tuple(
-        (f.name, getattr(job, f.name)) for f in dataclasses.fields(job) if f.name not in skip)
 
 
 class _Layout:
@@ -72,7 +60,10 @@ class _Layout:
     def __init__(self, resume_pages=None, page_offset: int = 0):
         self.resume_pages = resume_pages
         self.page_offset = page_offset
-        self.html = self.root_box = self.context = None
+        # (WeasyPrint's, untyped)
+        self.html: Any = None
+        self.root_box: Any = None
+        self.context: Any = None
         self.pages: list[tuple] = []
 
 
@@ -139,9 +130,9 @@ KEPT_LAYOUTS = Patch(
 
 
 @contextmanager
-def keeping(job):
-    """Around the layout of a job with `keep` (the patch active): what it lays out is
-    recorded, for `keep`."""
+def keeping():
+    """Around a layout to keep (the patch active): what it lays out is recorded, for
+    `keep`."""
     state = _Layout()
     token = _state.set(state)
     try:
@@ -150,16 +141,14 @@ def keeping(job):
         _state.reset(token)
 
 
-def keep(job, document, state: _Layout) -> bool:
-    """Keep `document`'s layout (recorded by `keeping`) for a job resuming `job.keep`."""
-    if state.context is None or _page_counters_read_in_content(state.context):
+def keep_layout(token: str, kept: _Kept) -> bool:
+    """Keep a layout (recorded by `keeping`) under `token`, for a job resuming it."""
+    if kept.layout.context is None or _page_counters_read_in_content(kept.layout.context):
         return False
     while len(_kept) >= MAX_KEPT:
         del _kept[next(iter(_kept))]
         _after_job("thaw")
-    placed = job.stylesheets[:-1] if job.first else job.stylesheets
-    _kept[job.keep] = _Kept(_NUMBER.sub("", job.html), _what(job, placed),
-                            job.first or 1, job.epoch, document, state)
+    _kept[token] = kept
     _after_job("freeze")     # not walked by the collection after every later job
     return True
 
@@ -185,41 +174,45 @@ def _page_counters_read_in_content(context) -> bool:
     return bool(context.target_collector.counter_lookup_items)
 
 
-def lay_out(job, fresh):
-    """`job`'s Document: finished (`job.resume`) from a layout kept here, else laid out by
-    `fresh()` and kept if `job.keep` asks; with whether it was kept and whether it was
-    finished from a kept one."""
+def lay_out(fresh, *, keep: str, resume: str, first: int, text: str, what: tuple,
+            epoch: int, numbers: dict[str, str]):
+    """A Document: finished from the layout kept under the token `resume` (with `numbers`,
+    href → the page number printed for it, and its first page `first`), else laid out by
+    `fresh()` and kept under the token `keep` if given; with whether it was kept and
+    whether it was finished from a kept one. `text` (the text laid out, its numbers left
+    out) and `what` (whatever else decides the layout) must be those of the kept layout;
+    `first`: the page in the book it starts on (0: not placed)."""
     from printshop.render.weasy import registry
 
-    if not registry.active(KEPT_LAYOUTS.name):
+    if not registry.active(KEPT_LAYOUTS.name) or not text:
         return fresh(), False, False
-    if job.resume:
-        document = finish(job)
+    if resume:
+        document = finish(resume, first, text, what, epoch, numbers)
         if document is not None:
             return document, False, True
-    if not job.keep:
+    if not keep:
         return fresh(), False, False
-    with keeping(job) as state:
+    with keeping() as state:
         document = fresh()
-    return document, keep(job, document, state), False
+    return document, keep_layout(keep, _Kept(text, what, first or 1, epoch, document,
+                                             state)), False
 
 
-def finish(job):
-    """The Document of `job`, resumed from the layout kept under `job.resume`'s token with
-    the numbers of `job.html` and its first page `job.resume[1]`; None when it cannot be."""
-    token, first = job.resume
+
+def finish(token: str, first: int, text: str, what: tuple, epoch: int,
+           numbers: dict[str, str]):
+    """The Document resumed from the layout kept under `token`, with `numbers` and its
+    first page `first`; None when it cannot be."""
     kept = _kept.pop(token, None)
     if kept is not None and not _kept:
         _after_job("thaw")   # the last kept layout: the collection after this job frees them
-    if kept is None or kept.epoch != job.epoch or _NUMBER.sub("", job.html) != kept.html \
-            or _what(job, job.stylesheets[:-1]) != kept.job:
+    if kept is None or kept.epoch != epoch or text != kept.text or what != kept.what:
         return None
     state = kept.layout
     context, root_box = state.context, state.root_box
     right_first = context.page_maker[0][2]
     if right_first != bool(first % 2):
         return None     # laid out as a right-hand page, wanted on a left one (or back)
-    numbers = {f"#{target}": number for number, target in _REF_LINK.findall(job.html)}
     for page, children, root_children in state.pages:   # as before the margin boxes
         page.children = children
         children[0].children = root_children

@@ -199,7 +199,7 @@ def arithmetic(op: str, a: Abs, b: Abs) -> Abs:
             sb = Span(None if sb.high is None else -sb.high, None if sb.low is None else -sb.low)
         return Span(None if sa.low is None or sb.low is None else sa.low + sb.low,
                     None if sa.high is None or sb.high is None else sa.high + sb.high)
-    if None in (sa.low, sa.high, sb.low, sb.high):
+    if sa.low is None or sa.high is None or sb.low is None or sb.high is None:
         return ANY
     if op == "*":
         corners = [x * y for x in (sa.low, sa.high) for y in (sb.low, sb.high)]
@@ -211,15 +211,17 @@ def arithmetic(op: str, a: Abs, b: Abs) -> Abs:
 
 
 def extreme(pick, values: list[Abs]) -> Abs:
-    spans = [span_of(v) for v in values]
-    if any(s is None for s in spans):
+    spans = [span for span in map(span_of, values) if span is not None]
+    if len(spans) < len(values):
         return ANY
     lows = [s.low for s in spans]
     highs = [s.high for s in spans]
+    known_lows = [x for x in lows if x is not None]
+    known_highs = [x for x in highs if x is not None]
     if pick is max:
-        low = max([x for x in lows if x is not None], default=None)
-        high = None if None in highs else max(highs)
+        low = max(known_lows, default=None)
+        high = max(known_highs) if len(known_highs) == len(highs) and highs else None
     else:
-        low = None if None in lows else min(lows)
-        high = min([x for x in highs if x is not None], default=None)
+        low = min(known_lows) if len(known_lows) == len(lows) and lows else None
+        high = min(known_highs, default=None)
     return Span(low, high)

@@ -8,13 +8,19 @@ what would fix it, and every problem of the recipe comes out in one run.
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 from printshop.roll.recipe import abstract as A
 from printshop.roll.recipe.abstract import ANY, Abs, Choice, Known, ListOf, Rec, Rows, Span
 from printshop.roll.recipe.evaluate import CTX, EvalError, _index, compile_node, get_attribute
 from printshop.roll.recipe.expr import Node
-from printshop.roll.recipe.functions import (COLUMN_ARGUMENT, FUNCTIONS, RANDOM,
-                                             TABLE_ARGUMENT, Context)
+from printshop.roll.recipe.functions import (
+    COLUMN_ARGUMENT,
+    FUNCTIONS,
+    RANDOM,
+    TABLE_ARGUMENT,
+    Context,
+)
 
 
 class ExprChecker:
@@ -109,8 +115,9 @@ class ExprChecker:
         if kind in ("and", "or") and not all(isinstance(v, Known) for v in values):
             return A.join(values[0], values[1])    # either side may be the value
         if kind == "list":
-            if all(isinstance(v, Known) for v in values):
-                return Known([v.value for v in values])
+            known = [v for v in values if isinstance(v, Known)]
+            if len(known) == len(values):
+                return Known([v.value for v in known])
             return ListOf(A.join_all(values))
         if kind == "record":
             return Rec(dict(zip(node.extra, values)))
@@ -143,7 +150,7 @@ class ExprChecker:
                 self.report(where, exc.message, offset)
                 return ANY
         if isinstance(value, Choice):
-            results = []
+            results: list[Abs] = []
             for option in value.options:
                 if option is None:
                     results.append(Known(None))
@@ -178,7 +185,7 @@ class ExprChecker:
             results = []
             for k in keys:
                 try:
-                    results.append(Known(_index(lambda env: value.value, lambda env, k=k: k,
+                    results.append(Known(_index(_constant(value.value), _constant(k),
                                                 offset)({})))
                 except EvalError as exc:
                     self.report(where, exc.message, offset)
@@ -232,7 +239,7 @@ class ExprChecker:
         if name == "roll":
             options = A.options_of(values[0])
             if options:
-                spans = []
+                spans: list[Abs] = []
                 for option in options:
                     from printshop.dice import parse_dice
                     text = str(option).strip()
@@ -263,8 +270,9 @@ class ExprChecker:
         """A function of a few known choices: worked out for each (the class's hit die)."""
         import itertools
 
-        options = [A.options_of(v) if not isinstance(v, A.Span) else None for v in values]
-        if any(o is None for o in options):
+        found = [A.options_of(v) if not isinstance(v, A.Span) else None for v in values]
+        options = [o for o in found if o is not None]
+        if len(options) < len(found):
             return None
         total = 1
         for o in options:
@@ -287,7 +295,7 @@ class ExprChecker:
         span = A.span_of(value)
         if span is None or span.low is None or span.high is None:
             return
-        covered = set()
+        covered: set[int] = set()
         for row in table.rows:
             covered.update(range(row.roll[0], row.roll[1] + 1))
         possible = set(range(span.low, span.high + 1))
@@ -316,7 +324,7 @@ class ExprChecker:
         loop = node.extra
         source = self.node(loop.iterable, scope, where)
         is_record = node.kind == "recordcomp"
-        items: list[Abs] | None = None
+        items: list[Any] | None = None     # values, or (key, value) pairs
         keyed = None
         if isinstance(source, Known) and isinstance(source.value, (list, tuple, dict)):
             raw = source.value
@@ -330,7 +338,7 @@ class ExprChecker:
             keyed = list(source.fields)
             items = [Known(k) for k in keyed] if len(loop.variables) == 1 else \
                 [(Known(k), v) for k, v in source.fields.items()]
-        results = []
+        results: list[list[Abs]] = []
         items_certain = True
         for item in items if items is not None else [None]:
             local = dict(scope)
@@ -351,31 +359,39 @@ class ExprChecker:
             parts = [self.node(a, local, where) for a in node.args]
             results.append(parts)
         if is_record:
-            fields = {}
+            fields: dict[str, Abs] = {}
             for key, value in results:
                 keys = A.options_of(key)
                 if keys is not None and len(keys) == 1:
                     fields[keys[0]] = value
                 else:
                     return Rec({}, closed=False)
-            if items is not None and items_certain and \
-                    all(isinstance(v, Known) for v in fields.values()):
+            known_fields = {k: v for k, v in fields.items() if isinstance(v, Known)}
+            if items is not None and items_certain and len(known_fields) == len(fields):
                 from printshop.roll.recipe.values import Record
-                return Known(Record({k: v.value for k, v in fields.items()}))
+                return Known(Record({k: v.value for k, v in known_fields.items()}))
             return Rec(fields)
         values = [parts[0] for parts in results]
-        if items is not None and items_certain and all(isinstance(v, Known) for v in values):
-            return Known([v.value for v in values])
+        known = [v for v in values if isinstance(v, Known)]
+        if items is not None and items_certain and len(known) == len(values):
+            return Known([v.value for v in known])
         return ListOf(A.join_all(values)) if values else Known([])
 
 
+def _constant(value):
+    """A compiled expression (evaluate.py) that is `value`, whatever the scope."""
+    return lambda env: value
+
+
 def _ranges(values: list[int]) -> str:
-    parts, start, previous = [], None, None
-    for v in values + [None]:
+    parts: list[str] = []
+    start: int | None = None
+    previous: int | None = None
+    for v in [*values, None]:
         if start is None:
             start = previous = v
             continue
-        if v is not None and v == previous + 1:
+        if v is not None and previous is not None and v == previous + 1:
             previous = v
             continue
         parts.append(str(start) if start == previous else f"{start}–{previous}")

@@ -15,6 +15,8 @@ cell is not checked.
 
 from __future__ import annotations
 
+from typing import Any
+
 from printshop.dice import parse_dice
 from printshop.roll.recipe.model import Check, Recipe
 from printshop.roll.recipe.step_checks import class_ids
@@ -28,7 +30,7 @@ def check_tables(check: Check, recipe: Recipe, tables: dict, reader) -> list[str
         if name.startswith("per_class."):
             path = name.split(".")[1:]
             for entry in recipe.per_class.values():
-                value = entry
+                value: Any = entry
                 for part in path:
                     value = value.get(part) if isinstance(value, dict) else None
                 if isinstance(value, str) and value not in found:

@@ -161,7 +161,8 @@ def _binary(op: str, left: Compiled, right: Compiled, offset: int) -> Compiled:
         if op == "+" and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
             return list(a) + list(b)
         if not (_is_number(a) and _is_number(b)):
-            raise EvalError(f"'{op}' needs two numbers{' (or two texts, two lists)' if op == '+' else ''}, "
+            also = " (or two texts, two lists)" if op == "+" else ""
+            raise EvalError(f"'{op}' needs two numbers{also}, "
                             f"not {describe(a)} and {describe(b)}", offset)
         if op in ("/", "//", "%") and b == 0:
             raise EvalError(f"'{op}' by zero", offset)

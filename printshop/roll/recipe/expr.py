@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 MAX_LENGTH = 2000
 MAX_DEPTH = 60
@@ -32,9 +33,10 @@ class Node:
     kind: str            # const name attr index call unary binary compare and or not if
                          # list record listcomp recordcomp
     offset: int
-    value: object = None             # const: the value; name/attr: the name; call: function
+    # what these hold depends on the kind (so: Any)
+    value: Any = None                # const: the value; name/attr: the name; call: function
     args: list = field(default_factory=list)
-    extra: object = None             # ops of compare; keys of record; loop of comprehension
+    extra: Any = None                # ops of compare; keys of record; loop of comprehension
 
     def names(self) -> set[str]:
         """The value names this expression reads (loop variables excluded)."""
@@ -77,7 +79,7 @@ def tokenize(text: str) -> list[Token]:
         match = _TOKEN_RE.match(text, offset)
         if match is None:
             raise ExprError(f"'{text[offset]}' is not part of an expression", offset)
-        kind = match.lastgroup
+        kind = match.lastgroup or ""
         if kind != "space":
             word = match.group()
             if kind == "name" and word in KEYWORDS:

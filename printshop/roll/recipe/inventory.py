@@ -3,8 +3,15 @@ slots are full) and `inventory` (items added up by name and kind)."""
 
 from __future__ import annotations
 
-from printshop.roll.recipe.steps import (MAX_TIMES, StepError, _allowed, evaluate, roll_table,
-                                         table_of, whole)
+from printshop.roll.recipe.steps import (
+    MAX_TIMES,
+    StepError,
+    _allowed,
+    evaluate,
+    roll_table,
+    table_of,
+    whole,
+)
 from printshop.roll.recipe.values import Record, describe
 
 

@@ -17,6 +17,8 @@ is the blank sheet's.
 
 from __future__ import annotations
 
+from typing import Any
+
 from printshop.roll.recipe import abstract as A
 from printshop.roll.recipe.abstract import Known, ListOf, Rec, Rows, Span
 
@@ -95,7 +97,7 @@ def sheet_layout(recipe) -> dict:
 def _layout(recipe) -> dict:
     steps = {step.name: step for step in recipe.steps}
     shapes = recipe.shapes
-    layout = {part: [] for part in PARTS[1:]}
+    layout: dict[str, Any] = {part: [] for part in PARTS[1:]}
     layout["stats"] = None
     explicit = recipe.layout
     if explicit:

@@ -18,13 +18,13 @@ class Where:
     """Where a piece of the recipe is: its file, line and column, and how to say it."""
 
     path: Path
-    line: int
-    column: int
+    line: int | None
+    column: int | None
     field: str          # "steps.hp.value"
     quoted: bool = False
 
     def at(self, offset: int = 0) -> tuple[int | None, int | None]:
-        if self.line is None:
+        if self.line is None or self.column is None:
             return None, None
         return self.line, self.column + offset + (1 if self.quoted else 0)
 

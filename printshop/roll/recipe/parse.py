@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+
 from printshop.errors import Problems
 from printshop.roll.recipe.dice_ops import DiceSpec, dice_spec
 from printshop.roll.recipe.evaluate import compile_node
@@ -20,8 +21,8 @@ from printshop.source.tables import TABLE_ID_RE
 from printshop.source.yamlfile import YamlDoc
 
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-TOP_KEYS = ("title", "description", "noun", "nouns", "name_line", "sheet", "label", "classes", "data", "per_class", "steps",
-            "json", "reroll_while", "index", "checks")
+TOP_KEYS = ("title", "description", "noun", "nouns", "name_line", "sheet", "label", "classes",
+            "data", "per_class", "steps", "json", "reroll_while", "index", "checks")
 COMMON = ("when", "else", "value", "label", "show", "format")
 FORMATS = ("signed",)   # how a sheet prints the value: signed: +1, 0, −1
 KINDS = {   # a step's kind (its first key) and the options it takes besides COMMON
@@ -46,7 +47,7 @@ class Reader:
 
     def __init__(self, doc: YamlDoc, problems: Problems):
         self.doc, self.problems = doc, problems
-        self.lines = None
+        self.lines: list[str] | None = None
 
     # --- locating ---------------------------------------------------------------------------
     def where(self, loc: tuple, key: bool = False) -> Where:
@@ -315,7 +316,9 @@ class Reader:
             elif key in ENTRY_KEYS:
                 setattr(entry, key, self.expr(value, loc + (key,)))
             elif NAME_RE.match(str(key)) and key not in ("name",):
-                entry.fields[key] = self.expr(value, loc + (key,))
+                expr = self.expr(value, loc + (key,))
+                if expr is not None:    # (else its problem is said: the recipe fails)
+                    entry.fields[key] = expr
             else:
                 self.problem(self.where(loc + (key,), key=True), f"'{key}' cannot be an "
                              "item's field (item, quantity and kind are built in)")

@@ -16,7 +16,7 @@ from printshop.errors import PrintshopError, Problem, display_path
 from printshop.roll.recipe.evaluate import CTX
 from printshop.roll.recipe.functions import Context
 from printshop.roll.recipe.model import Recipe, Where
-from printshop.roll.recipe.steps import (StepError, evaluate, roll_table, run_step)
+from printshop.roll.recipe.steps import StepError, evaluate, roll_table, run_step
 from printshop.roll.recipe.values import Character, Record
 
 ITEM_KIND = "character"   # the `kind` of item_rng: characters have their own stream
@@ -75,15 +75,17 @@ class Roller:
         return env
 
     def _class(self, env: dict) -> None:
+        table = self.class_table
+        assert table is not None    # (a recipe with classes has a class table)
         allowed = self.wishes.classes
         pos = self.recipe.doc.pos(("classes",))
         where = Where(self.recipe.path, pos.line, pos.column, "classes")
         for _ in range(MAX_CLASS_REROLLS):
-            row = roll_table(self.class_table, self.context, where)
+            row = roll_table(table, self.context, where)
             if allowed is None or row["id"] in allowed:
                 break
         else:
-            raise PrintshopError(Problem(display_path(self.class_table.path),
+            raise PrintshopError(Problem(display_path(table.path),
                                          f"no allowed class came up in {MAX_CLASS_REROLLS} "
                                          "rolls"))
         records = self.recipe.records

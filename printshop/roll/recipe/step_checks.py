@@ -6,15 +6,16 @@ from __future__ import annotations
 from printshop.roll.recipe import abstract as A
 from printshop.roll.recipe.abstract import ANY, Known, ListOf, Rec, Rows, Span
 from printshop.roll.recipe.check import ExprChecker
-from printshop.roll.recipe.expr import parse
 from printshop.roll.recipe.evaluate import compile_node
+from printshop.roll.recipe.expr import parse
 from printshop.roll.recipe.functions import FUNCTIONS
 from printshop.roll.recipe.model import Expr, Recipe, Step, TableRef
-from printshop.roll.recipe.values import Record
 from printshop.roll.recipe.steps import MAX_THEN_DEPTH
+from printshop.roll.recipe.values import Record
+from printshop.source.tables import Row
 
 
-def final_rows(table_id: str, tables: dict, depth: int = 0) -> list[tuple[str, object]]:
+def final_rows(table_id: str, tables: dict, depth: int = 0) -> list[tuple[str, Row]]:
     """(table id, row) for every row a roll on the table can end on, following `then:`."""
     out = []
     for row in tables[table_id].rows:
@@ -31,7 +32,7 @@ def class_ids(recipe: Recipe, tables: dict, table_id: str | None = None) -> list
     for tid in ([table_id] if table_id else recipe.class_tables.values()):
         if tid not in tables:
             continue
-        for owner, row in final_rows(tid, tables):
+        for _owner, row in final_rows(tid, tables):
             value = row.values.get("id")
             if value is not None and value not in found:
                 found.append(value)
@@ -74,8 +75,10 @@ def check_recipe(recipe: Recipe, tables: dict, records: dict, reader) -> None:
     recipe.shapes = {step.name: final[step.name] for step in recipe.steps}
 
 
-def _id_of(record) -> str | None:
-    return record.get("id") if isinstance(record, dict) else None
+def _id_of(record) -> str:
+    """A class record's id ("" if it has none: a row whose optional id is empty)."""
+    value = record.get("id") if isinstance(record, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 def _check_json(json, checker, scope) -> None:

@@ -39,7 +39,7 @@ class Record(dict):
     def __ne__(self, other):
         return not self.__eq__(other)
 
-    __hash__ = None   # type: ignore[assignment]
+    __hash__ = None
 
 
 def _record(values, table, line, rolls):

@@ -29,7 +29,7 @@ def parse_wishes(pregens, texts: list[str], flag: str | None) -> list[Expr]:
     names = known_names(recipe)
     out = []
     for n, text in enumerate(texts):
-        def fail(message: str):
+        def fail(message: str, text: str = text):
             raise pregens._problem_at("reroll_while", f"'{text}': {message}") \
                 if flag is None else PrintshopError.at(flag, f"'{text}': {message}")
         try:
@@ -38,8 +38,9 @@ def parse_wishes(pregens, texts: list[str], flag: str | None) -> list[Expr]:
             fail(f"{exc.message} (at character {exc.offset + 1})")
         for missing in sorted(node.names() - set(names)):
             close = difflib.get_close_matches(missing, names, n=1)
+            made = ", ".join(n for n in names if not n.startswith("_"))
             hint = f"did you mean '{close[0]}'?" if close else \
-                f"recipes/{recipe.id}.yaml makes {', '.join(n for n in names if not n.startswith('_'))}"
+                f"recipes/{recipe.id}.yaml makes {made}"
             fail(f"no value '{missing}' ({hint})")
         for name, count in _calls(node):
             if name not in FUNCTIONS:

@@ -153,12 +153,12 @@ class Links:
         other = self._note(note)
         if other is not None and other.chapter_id:
             return self.headings[other.chapter_id], None
-        found = self.headings.get(target) or self.headings.get(self.aliases.get(target, ""))
+        heading = self.headings.get(target) or self.headings.get(self.aliases.get(target, ""))
         candidates = self.by_title.get(target.casefold(), [])
         if len(candidates) == 1:
-            found = candidates[0]
-        if found is not None:
-            return found, None
+            heading = candidates[0]
+        if heading is not None:
+            return heading, None
         hint = "" if not candidates else (" (several sections have that title: use the id, "
                                           f"e.g. [[{candidates[0].id}]])")
         return None, f"cross-reference [[{target}]]: no note, section title or id{hint}"
@@ -179,7 +179,8 @@ class Links:
         return None
 
     # --- images ----------------------------------------------------------------------------
-    def image(self, source: SourceFile, src: str, embed: bool = False) -> tuple[str | None, str | None]:
+    def image(self, source: SourceFile, src: str,
+              embed: bool = False) -> tuple[str | None, str | None]:
         """(file URI or None for a placeholder, problem or None)."""
         lowered = src.strip().lower()
         if lowered.startswith(("http://", "https://", "//")):
@@ -188,6 +189,7 @@ class Links:
         if ":" in lowered.split("/")[0]:
             return None, f"image '{src}': only files inside the project can be used"
         path = unquote(src.split("#")[0].split("?")[0])
+        resolved: Path | None
         try:
             if path.startswith("/"):  # a site-root path: from the manuscript's root
                 resolved = resolve_inside(path.lstrip("/"), self.roots, base=self.root)

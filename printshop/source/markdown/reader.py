@@ -30,13 +30,17 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
 from printshop.errors import PrintshopError, Problems
-from printshop.source.markdown import (callouts, containers, kramdown, rawhtml, widetables,
-                                       wikilinks)
-from printshop.source.markdown.chapters import (Chapter, book_title, promote_first_heading,
-                                                reading_keys, split_chapters)
+from printshop.source.icons import UnknownIcon, icon_set, use_icons
+from printshop.source.markdown import callouts, containers, kramdown, rawhtml, widetables, wikilinks
+from printshop.source.markdown.chapters import (
+    Chapter,
+    book_title,
+    promote_first_heading,
+    reading_keys,
+    split_chapters,
+)
 from printshop.source.markdown.frontmatter import FrontMatter, split_front_matter
 from printshop.source.markdown.links import Heading, Links, SourceFile
-from printshop.source.icons import UnknownIcon, icon_set, use_icons
 from printshop.source.markdown.slugs import Slugger, unique_id
 from printshop.source.yamlfile import read_text
 
@@ -80,7 +84,7 @@ def build_parser(html: str = "escaped") -> MarkdownIt:
     widetables.use(md)
     use_icons(md)
     # Links are checked (and reported) by the reader, not silently dropped by the parser.
-    md.validateLink = lambda url: True
+    md.validateLink = lambda url: True  # type: ignore[method-assign]  # (as its docs say)
     md.add_render_rule("xref", _render_xref)
     md.add_render_rule("link_open", _render_link_open)
     md.add_render_rule("link_close", _render_link_close)
@@ -88,7 +92,8 @@ def build_parser(html: str = "escaped") -> MarkdownIt:
     md.add_render_rule("icon", _render_icon)
     for kind in ("paragraph_open", "table_open", "bullet_list_open", "ordered_list_open",
                  "blockquote_open", "heading_open", "fence", "code_block", "hr", "dl_open"):
-        md.add_render_rule(kind, _with_line(md.renderer.rules.get(kind)))
+        # (the HTML renderer's rules: the protocol markdown-it types it by has none)
+        md.add_render_rule(kind, _with_line(md.renderer.rules.get(kind)))  # type: ignore[attr-defined]
     return md
 
 
@@ -190,7 +195,7 @@ class MarkdownReader:
         self.warnings: Problems = Problems()
         self.md = build_parser(self.html)
         self.directive_check = directive_check or (lambda *a: None)
-        self.links: Links | None = None
+        self.links: Links = None  # type: ignore[assignment]  # made by read(), first
         self.icons = icon_set(root)
         # what the chapters print that needs a credit, first use first: name → file
         self.pictures: dict[str, Path] = {}
@@ -233,9 +238,9 @@ class MarkdownReader:
         self.links = Links(self.root, self.roots, [s for s, _, _ in parsed], headings)
         for source, _, tokens in parsed:
             self._check_inline(source, tokens)
-        title, front = book_title(parsed)
+        title, front_matter = book_title(parsed)
         return Manuscript(chapters=chapters, headings=headings, directives=directives,
-                          front_matter=front, files=[s.path for s, _, _ in parsed],
+                          front_matter=front_matter, files=[s.path for s, _, _ in parsed],
                           warnings=self.warnings.items, title=title)
 
     def render(self, chapter: Chapter, directive_renderer: Callable[[str, str, dict], str],
@@ -266,6 +271,7 @@ class MarkdownReader:
     def _raw_url(self, chapter: Chapter, tag: str, value: str) -> str | None:
         """A link or image inside raw HTML goes through the same rules as Markdown's own."""
         source = chapter.source
+        assert source is not None    # (a chapter read from a file)
         if tag == "img":
             if value.startswith("file://"):
                 from printshop.safepath import is_inside
@@ -344,7 +350,7 @@ class MarkdownReader:
     # inline: cross-references, links, images ---------------------------------------------------
     def _check_inline(self, source: SourceFile, tokens):
         path = source.path
-        dangling: dict[str, list[int]] = {}
+        dangling: dict[str, list[tuple[int, str]]] = {}
         for block in tokens:
             if block.type != "inline" or not block.children:
                 continue
@@ -400,12 +406,12 @@ class MarkdownReader:
                                           "instead", base_line + offset)
         # one warning per missing target (a manuscript cut from a bigger site links to the
         # rest of the site many times), naming every line
-        for key, found in dangling.items():
-            lines = sorted({line for line, _ in found})
-            if len(found) == 1 or not key.startswith("file "):
-                message = found[0][1]
+        for key, misses in dangling.items():
+            lines = sorted({line for line, _ in misses})
+            if len(misses) == 1 or not key.startswith("file "):
+                message = misses[0][1]
             else:
-                message = (f"{len(found)} links to '{key[5:]}': no chapter '{key[5:]}' in the "
+                message = (f"{len(misses)} links to '{key[5:]}': no chapter '{key[5:]}' in the "
                            "book; printed as plain text")
             also = f" (also line{'s' if len(lines) > 2 else ''} " \
                    f"{', '.join(map(str, lines[1:]))})" if len(lines) > 1 else ""

@@ -48,17 +48,16 @@ def classify(rows: list[list[str]]) -> list[str]:
     pad = CELL_PADDING_CHARS * columns
     wanted = sum(natural) + pad
     minimum = sum(longest) + pad
-    classes = []
+    classes: list[str] = []
     if wanted <= COLUMN_CHARS and columns <= 5:
         return classes
     classes.append("wide")
     # the type size at which the table's natural width fits the page, to the floor
-    for step, size in enumerate(SIZES):
-        if wanted * size / SIZES[0] <= PAGE_CHARS:
-            break
+    step = next((n for n, size in enumerate(SIZES) if wanted * size / SIZES[0] <= PAGE_CHARS),
+                len(SIZES) - 1)
     if step:
         classes.append(f"size-{step}")
-    if minimum * SIZES[step] / SIZES[0] > PAGE_CHARS or wanted * SIZES[step] / SIZES[0] > PAGE_CHARS:
+    if max(minimum, wanted) * SIZES[step] / SIZES[0] > PAGE_CHARS:
         classes.append("wrap-cells")
     return classes
 

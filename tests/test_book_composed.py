@@ -1,0 +1,111 @@
+"""The composed book read once into its parts (products/book/composed.py): what an HTML
+parser finds in it, whatever the attributes' order or quotes, and its page numbers set at
+the places found, nothing else of the text changed."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from printshop.products.book.composed import EXTERNAL, parse
+
+# a book as a project's own template and raw HTML could make it: attributes in any order
+# and quotes, ">" inside a quoted value, a part's markup inside a comment and a script
+# (no part there), a section inside a chapter (no part either), upper-case tags
+BOOK = """<!DOCTYPE html>
+<html lang="en"><head><title>The <section class="chapter"> Book</title>
+<script>if (a < b) document.write('<section class="chapter" id="no">');</script></head>
+<body class="book" id="body">
+<section class="title-page"><p id="top" class="book-title">Hammer &amp; Tongs</p></section>
+<nav class="toc"><a href="#one" class="toc">One</a> <A CLASS='x' HREF='#two'>Two</A>
+<a href="https://example.org/#one">out</a> <a href="#">top</a></nav>
+<!-- <section class="chapter" id="commented"> -->
+<section data-source="a.md" class="chapter intro"><h1 id="one" class="chapter-title">One
+ <em>&amp; Only</em></h1>
+<p title="a > b">See <a data-kind='ref' href="#two">Two</a> and <a href="#in-one">here</a>.</p>
+<section class="chapter" id="nested"><h2 id="in-one">Inside</h2></section></section>
+<SECTION CLASS="chapter" data-source="b.md"><h1 class="chapter-title" id="two">Two</h1>
+<a href='#colophon'>end</a></SECTION>
+<section class="colophon" id="colophon"><p>c</p></section>
+</body></html>"""
+
+
+class _Judge(HTMLParser):
+    """The standard library's tokenizer, reading what composed.parse must find: each
+    top-level chapter or colophon section starts a part; each part's ids and links."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self.depth, self.body = [["front", set(), set()]], 0, False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "body":
+            self.body = True
+            return
+        if not self.body:
+            return
+        if tag == "section":
+            classes = (attrs.get("class") or "").split()
+            if self.depth == 0 and ("chapter" in classes or "colophon" in classes):
+                self.parts.append(["chapter" if "chapter" in classes else "colophon",
+                                   set(), set()])
+            self.depth += 1
+        if attrs.get("id"):
+            self.parts[-1][1].add(attrs["id"])
+        href = attrs.get("href") or ""
+        if tag == "a" and href.startswith("#") and len(href) > 1:
+            self.parts[-1][2].add(href[1:])
+
+    def handle_endtag(self, tag):
+        if tag == "section":
+            self.depth -= 1
+
+
+def test_the_parts_ids_and_links_are_what_an_html_parser_reads():
+    judge = _Judge()
+    judge.feed(BOOK)
+    book = parse(BOOK)
+    assert [[p.kind, p.own, p.links] for p in book.parts] == judge.parts
+    assert [p.kind for p in book.parts] == ["front", "chapter", "chapter", "colophon"]
+    one = book.parts[1]
+    assert (one.source, one.title_id, one.title) == ("a.md", "one", "One\n & Only")
+    assert "nested" in one.own and "in-one" in one.own
+    assert book.title_without_ids() == '<p class="book-title">Hammer &amp; Tongs</p>'
+    # the parts and the text between them are the book, cut where the parts start
+    assert "".join(p.body for p in book.parts) == \
+        BOOK[BOOK.index(">", BOOK.index("<body")) + 1:BOOK.index("</body>")]
+    assert parse("<html><body><p>no parts</p></body></html>") is None
+
+
+def test_numbering_sets_the_numbers_at_their_places_and_nothing_else():
+    book = parse(BOOK)
+    numbered = book.numbered({"one": 3, "two": 12})
+    assert '<a data-page-ref="3" href="#one" class="toc">' in numbered
+    assert "<A CLASS='x' data-page-ref=\"12\" HREF='#two'>" in numbered
+    assert "<a data-kind='ref' data-page-ref=\"12\" href=\"#two\">" in numbered
+    assert "<a data-page-ref=\"00\" href='#colophon'>" in numbered     # not known yet
+    for number in ('data-page-ref="3" ', 'data-page-ref="12" ', 'data-page-ref="00" '):
+        numbered = numbered.replace(number, "")
+    assert numbered == BOOK
+
+
+def test_a_part_alone_points_links_to_other_parts_at_stand_ins_the_join_points_back():
+    book = parse(BOOK)
+    one = book.parts[1]
+    made = one.document({"two": 7}, elsewhere=book.ids - one.own, next_kind="chapter")
+    html = made.html
+    assert html.startswith(BOOK[:BOOK.index("<section")])           # the book's head
+    assert f'data-page-ref="7" href="#{EXTERNAL}two"' in html
+    assert 'data-page-ref="00" href="#in-one"' in html                # its own
+    # the stand-ins inside its section, out of the flow; the next part's empty element
+    opening = '<section data-source="a.md" class="chapter intro">'
+    assert html.index(f'<div id="{EXTERNAL}two"></div>') > html.index(opening)
+    assert html.endswith('<section class="chapter"></section></body></html>')
+    assert made.refs == [(f"#{EXTERNAL}two", "7"), ("#in-one", "00")]
+    # other numbers: the same text (what a kept layout is finished from), other HTML
+    again = one.document({"two": 123, "in-one": 5}, elsewhere=book.ids - one.own,
+                         next_kind="chapter")
+    assert again.text == made.text and again.html != html
+    assert again.refs == [(f"#{EXTERNAL}two", "123"), ("#in-one", "5")]
+    other = one.document({"two": 7}, elsewhere=book.ids - one.own, next_kind="colophon")
+    assert other.text != made.text
