@@ -146,6 +146,10 @@ def test_links_to_unknown_ids_are_warnings_and_github_style_anchors_resolve(tmp_
     reader, ms, problems = read(tmp_path, {"a.md": "# A\n\n[ok](#socketbindport-callback) "
                                            "[bad](#nowhere)\n\n## `socket.bind(port, callback)`\n"})
     assert [p.message for p in ms.warnings] == ["link to '#nowhere': no heading has that id"]
+    # located at the link's target, for the caret under it: `[bad](#nowhere)`
+    problem, = ms.warnings
+    line = "[ok](#socketbindport-callback) [bad](#nowhere)"
+    assert (problem.line, problem.column) == (3, line.index("#nowhere") + 1)
     assert 'href="#socketbindport-callback"' in html_of(reader, ms)
     assert "bad</p>" in html_of(reader, ms)
 

@@ -378,7 +378,9 @@ class MarkdownReader:
                     if problem and (self.warn_file_links or "no chapter" not in problem):
                         missing = _MISSING_FILE_RE.search(problem)
                         key = f"file {missing[1]}" if missing else problem
-                        dangling.setdefault(key, []).append((line, problem))
+                        column = self._column(path, line, f"]({href}") if href else None
+                        dangling.setdefault(key, []).append(
+                            (line, problem, column + 2 if column else None))
                 elif child.type == "icon":
                     line = base_line + _line_of(block.content, [":icon[" + child.meta["name"]],
                                                 cursor)
@@ -387,7 +389,9 @@ class MarkdownReader:
                         self.printed_icons.setdefault(child.meta["name"],
                                                       child.meta["icon"].path)
                     except UnknownIcon as exc:
-                        self.warnings.add(path, f"{exc}; a placeholder prints instead", line)
+                        self.warnings.add(path, f"{exc}; a placeholder prints instead", line,
+                                          self._column(path, line,
+                                                       ":icon[" + child.meta["name"]))
                 elif child.type == "image":
                     src = child.attrGet("src") or ""
                     embed = (child.meta or {}).get("embed")
@@ -402,12 +406,14 @@ class MarkdownReader:
                     else:
                         block.children[i] = Token("missing_image", "", 0,
                                                   meta={"src": src})
+                        line = base_line + offset
                         self.warnings.add(path, f"{problem}; a placeholder box is printed "
-                                          "instead", base_line + offset)
+                                          "instead", line,
+                                          self._column(path, line, src) if src else None)
         # one warning per missing target (a manuscript cut from a bigger site links to the
         # rest of the site many times), naming every line
         for key, misses in dangling.items():
-            lines = sorted({line for line, _ in misses})
+            lines = sorted({line for line, _, _ in misses})
             if len(misses) == 1 or not key.startswith("file "):
                 message = misses[0][1]
             else:
@@ -415,7 +421,8 @@ class MarkdownReader:
                            "book; printed as plain text")
             also = f" (also line{'s' if len(lines) > 2 else ''} " \
                    f"{', '.join(map(str, lines[1:]))})" if len(lines) > 1 else ""
-            self.warnings.add(path, message + also, lines[0])
+            column = next((c for line, _, c in misses if line == lines[0]), None)
+            self.warnings.add(path, message + also, lines[0], column)
 
 
 def _shown(path: Path, root: Path) -> str:
