@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -32,6 +33,19 @@ rows:
   - {name: First Card, effect: The first card's text.}
   - {name: Second Card, effect: The second card's text.}
 """
+
+
+@pytest.fixture(autouse=True)
+def _environment_restored():
+    """Each test leaves the process's environment as it found it. A command run in this
+    process (run_cli) with `--serial` sets PRINTSHOP_SERIAL for its children; left set, every
+    later pool ran its tasks in pytest itself, and a test's worker that kills itself killed
+    the whole run."""
+    saved = dict(os.environ)
+    yield
+    if dict(os.environ) != saved:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 @pytest.fixture
