@@ -350,7 +350,7 @@ class MarkdownReader:
     # inline: cross-references, links, images ---------------------------------------------------
     def _check_inline(self, source: SourceFile, tokens):
         path = source.path
-        dangling: dict[str, list[tuple[int, str]]] = {}
+        dangling: dict[str, list[tuple[int, str, int | None]]] = {}
         for block in tokens:
             if block.type != "inline" or not block.children:
                 continue
