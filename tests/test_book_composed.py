@@ -4,6 +4,7 @@ the places found, nothing else of the text changed."""
 
 from __future__ import annotations
 
+import dataclasses
 from html.parser import HTMLParser
 
 from printshop.products.book.composed import EXTERNAL, parse
@@ -87,6 +88,22 @@ def test_numbering_sets_the_numbers_at_their_places_and_nothing_else():
     for number in ('data-page-ref="3" ', 'data-page-ref="12" ', 'data-page-ref="00" '):
         numbered = numbered.replace(number, "")
     assert numbered == BOOK
+
+
+def test_the_whole_book_carries_each_parts_fit_step_as_the_part_alone_does():
+    # (laid out whole where WeasyPrint cannot carry running heads into a part: the fit
+    # steps the parts settled must hold there too)
+    book = parse(BOOK)
+    steps = [0, 2, 1, 0]
+    assert len(book.parts) == len(steps)
+    numbered = book.numbered({"one": 3}, steps)
+    assert '<section data-source="a.md" class="chapter intro fit-2">' in numbered
+    assert '<SECTION CLASS="chapter fit-1" data-source="b.md">' in numbered
+    assert '<a data-page-ref="3" href="#one" class="toc">' in numbered
+    # as in the part laid out alone, and nothing else changed
+    alone = dataclasses.replace(book.parts[1], step=2)
+    assert 'class="chapter intro fit-2"' in alone.document({}).html
+    assert numbered.replace(" fit-2", "").replace(" fit-1", "") == book.numbered({"one": 3})
 
 
 def test_a_part_alone_points_links_to_other_parts_at_stand_ins_the_join_points_back():

@@ -185,14 +185,28 @@ class Book:
     def targets(self) -> set[str]:
         return {ref.target for ref in self.refs}
 
-    def numbered(self, numbers: dict) -> str:
-        """The whole book, each reference carrying its target's page."""
+    def numbered(self, numbers: dict, steps: list[int] | None = None) -> str:
+        """The whole book, each reference carrying its target's page; with `steps` (a fit
+        step for each part, products/book/fit.py), each part's flows set at its step."""
+        places: list[tuple[int, Ref | tuple[int, int, int]]] = \
+            [(ref.start, ref) for ref in self.refs]
+        for part, step in zip(self.parts, steps or []):
+            places += [(flow[0], (flow[0], flow[1], step)) for flow in part.flows if step]
         pieces, at = [], 0
-        for ref in self.refs:
-            page = numbers.get(ref.target)
-            pieces += [self.html[at:ref.start], f'data-page-ref="{page or PLACEHOLDER}" ',
-                       self.html[ref.start:ref.end]]
-            at = ref.end
+        for position, place in sorted(places, key=lambda p: p[0]):
+            pieces.append(self.html[at:position])
+            if isinstance(place, tuple):    # a flow's class attribute, a fit step added
+                start, end, step = place
+                written = self.html[start:end]
+                quoted = written[-1:] in ("'", '"') and "=" in written
+                pieces.append(written[:-1] + f" fit-{step}" + written[-1] if quoted
+                              else f'class="{escape(Part.classes(written))} fit-{step}"')
+                at = end
+                continue
+            page = numbers.get(place.target)
+            pieces += [f'data-page-ref="{page or PLACEHOLDER}" ',
+                       self.html[place.start:place.end]]
+            at = place.end
         pieces.append(self.html[at:])
         return "".join(pieces)
 

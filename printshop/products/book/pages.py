@@ -140,11 +140,14 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None,
         known = placed(parts, results)
     fitting = Fitting(parts, sheets, _fit_steps)
     settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept, fitting)
-    if settled is not None:
-        result, _numbers_for[key] = settled
-        _fits_for[key] = fitting.decided()
-        return result
-    return _render_whole(ctx, job, book, sheets, known[1])
+    if settled is None:     # the parts never agreed
+        return _render_whole(ctx, job, book, sheets, known[1])
+    result, _numbers_for[key] = settled
+    _fits_for[key] = fitting.decided()
+    if result is None:      # placed and fitted in parts; their running heads need the whole
+        return _render_whole(ctx, job, book, sheets, settled[1][1],
+                             [part.step for part in parts])
+    return result
 
 
 def _book_key(job: RenderJob, sheets: tuple[Stylesheet, ...]) -> str:
@@ -189,12 +192,13 @@ def placed_from_json(data, parts: int) -> tuple | None:
     return firsts, numbers, strings
 
 
-def _render_whole(ctx, job: RenderJob, book: Book, sheets,
-                  pages: dict[str, int]) -> RenderResult:
-    """The whole book in one layout, numbered until the numbers agree."""
+def _render_whole(ctx, job: RenderJob, book: Book, sheets, pages: dict[str, int],
+                  steps: list[int] | None = None) -> RenderResult:
+    """The whole book in one layout, numbered until the numbers agree (its parts at their
+    fit `steps`, if given)."""
     wanted = book.targets
     for _ in range(MAX_PASSES):
-        whole = replace(job, html=book.numbered(pages),
+        whole = replace(job, html=book.numbered(pages, steps),
                         stylesheets=sheets).extended(BookPart())
         result, = ctx.renderer.render([whole])
         anchors = BookPart.found_in(result).anchors

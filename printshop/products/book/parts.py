@@ -123,12 +123,16 @@ def own_pages(result: RenderResult, index: int, count: int) -> int:
 def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
                     known: tuple, passes: int = MAX_PASSES,
                     kept: list[tuple[str, int]] | None = None, fitting=None
-                    ) -> tuple[RenderResult, tuple] | None:
+                    ) -> tuple[RenderResult | None, tuple] | None:
     """The book from its parts laid out with what `known` (`placed`) says of them (finished
     from the first pass's layouts where `kept` says a worker keeps them), again where that
     turns out wrong, and what was placed; None if they never settle. With `fitting`
     (products/book/fit.py), a part that ends on a near-empty page once the numbers agree
-    is laid out again a step tighter (rounds that do not count as passes)."""
+    is laid out again a step tighter (rounds that do not count as passes). Where this
+    WeasyPrint cannot carry the running heads' named strings into a part (the patch
+    `carried-strings` skipped), the parts still settle the numbers and the fit steps (the
+    strings only print in the margins), and the result is None with what was placed: the
+    caller lays the whole book out with them."""
     firsts, numbers, strings = known
     results: list[RenderResult | None] = [None] * len(parts)
     used: list[tuple | None] = [None] * len(parts)
@@ -146,6 +150,7 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
             if kept is not None:   # a kept layout is of the part as composed
                 kept[index] = (kept[index][0], 0)
     settling, rounds = 0, 0
+    carried = True
     while settling < passes and rounds < passes + 2 * (MAX_FIT_STEP + 1):
         rounds += 1
         jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings, kept)
@@ -153,8 +158,7 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
         counter = Counter(ctx.progress, f"{_name(job)}: setting the pages", len(todo),
                           "parts")
         for index, result in zip(todo, render_longest_first(ctx, jobs, counter)):
-            if not result.strings_carried:
-                return None   # this WeasyPrint cannot carry running heads into a part
+            carried = carried and result.strings_carried
             results[index] = result
             used[index] = uses(index)
         firsts, numbers, strings = placed(parts, results)
@@ -163,6 +167,8 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
             settling += 1
             continue
         todo = fitting.settle(parts, results, firsts, numbers) if fitting else []
+        if not todo and not carried:
+            return None, (firsts, numbers, strings)
         if not todo:
             # (every part has its result: the first round laid them all out)
             done = [result for result in results if result is not None]
