@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import run_cli
 from printshop.cli.options import locate_project
@@ -26,7 +27,9 @@ def test_inside_a_project_the_manifest_above_is_used_and_named(game):
     result = run_cli("check", cwd=game / "guide")
     assert result.exit_code == 0, result.output
     assert "printshop: using ../printshop.yaml" in result.output
-    assert "OK: 3 products checked" in result.output   # the game, not its chapters alone
+    products = yaml.safe_load((game / "printshop.yaml").read_text())["products"]
+    # the game, not its chapters alone
+    assert f"OK: {len(products)} products checked" in result.output
 
 
 def test_in_the_projects_own_folder_nothing_is_said(game):
@@ -100,9 +103,11 @@ def completions(args: list[str], incomplete: str, cwd) -> list[str]:
 
 
 def test_product_names_are_completed_from_the_project_found(game):
-    assert completions(["build"], "", game) == ["rules", "omen-deck", "reference"]
+    names = list(yaml.safe_load((game / "printshop.yaml").read_text())["products"])
+    assert names[:3] == ["rules", "omen-deck", "reference"]    # in the manifest's order
+    assert completions(["build"], "", game) == names
     assert completions(["build"], "o", game / "guide") == ["omen-deck"]
-    assert completions(["serve", "rules"], "", game) == ["omen-deck", "reference"]
+    assert completions(["serve", "rules"], "", game) == names[1:]
     assert completions(["check", "--source", str(game)], "r", game.parent) == [
         "rules", "reference"]
     assert completions(["build"], "", game.parent) == []     # no project: nothing, no error

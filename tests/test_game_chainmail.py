@@ -34,7 +34,7 @@ def test_builds_the_sheet_and_the_deck(built):
     assert {p.name for p in built.iterdir() if p.suffix == ".pdf"} == {
         "reference.pdf", "weapon-traits.pdf",
         # rolled adventurers (recipes/characters.yaml; tests/test_games_sheets.py)
-        "pregens.pdf", "con-kit.pdf"}
+        "pregens.pdf", "con-kit.pdf", "blank-sheet-letter.pdf", "blank-sheet-a4.pdf"}
 
 
 def test_every_value_of_every_table_on_the_sheet_is_printed(project, sheet):

@@ -39,7 +39,8 @@ def test_builds_every_product(built):
     assert {p.name for p in built.iterdir() if p.suffix == ".pdf"} == {
         "reference.pdf", "event-deck.pdf", "encounter-deck.pdf", "item-cards.pdf",
         # rolled retainers (recipes/retainers.yaml; tests/test_games_sheets.py)
-        "retainer-cards.pdf", "retainer-sheets.pdf", "con-kit.pdf"}
+        "retainer-cards.pdf", "retainer-sheets.pdf", "con-kit.pdf",
+        "blank-sheet-letter.pdf", "blank-sheet-a4.pdf"}
 
 
 def test_every_value_of_every_table_on_the_sheets_is_printed(project, sheets):

@@ -77,7 +77,7 @@ def test_a_big_pack_of_a_generic_sheet_is_not_drawn_in_layers():
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """Each game with a blank sheet and a one-table kit added to its manifest, built."""
+    """Each game's blank sheet (in its manifest) and a one-table kit added to it, built."""
     out = {}
     for game in ALL:
         root = tmp_path_factory.mktemp(game) / game
@@ -85,8 +85,6 @@ def built(tmp_path_factory):
         manifest = root / "printshop.yaml"
         recipe = "retainers" if game == "red-hack" else "characters"
         manifest.write_text(manifest.read_text() + f"""
-  blank-sheet:
-    kind: blank-sheet
   small-kit:
     kind: convention
     recipe: {recipe}

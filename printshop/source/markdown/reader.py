@@ -362,7 +362,10 @@ class MarkdownReader:
                     found, problem = self.links.xref(source, child.meta)
                     child.meta["resolved"] = found
                     if problem:
-                        self.warnings.add(path, f"{problem}; printed as plain text", line)
+                        written = child.meta.get("written") or ""
+                        self.warnings.add(path, f"{problem}; printed as plain text", line,
+                                          self._column(path, line, written.split("\n")[0])
+                                          if written else None)
                 elif child.type == "link_open":
                     href = child.attrGet("href") or ""
                     label = block.children[i + 1].content if i + 1 < len(block.children) \

@@ -50,7 +50,7 @@ def _xref_rule(state, silent):
         return False
     if not silent:
         token = state.push("xref", "", 0)
-        token.meta = {**parse_target(body),
+        token.meta = {**parse_target(body), "written": f"[[{body}]]",
                       "line_offset": state.src[:state.pos].count("\n")}
     state.pos += len(body) + 4
     return True
