@@ -92,7 +92,8 @@ def run_example(places, monkeypatch, where: str, argv: list[str]):
 
 # of a game's examples, these run (the rest are parsed): one or two per command, small
 GAME_RUN = {"roll characters --count 3 --seed con-2025 --format json --out -",
-            "roll characters --seed con-2026 --backs --first 14 --count 1",
+            "roll characters --seed con-2026 --backs --seats 4 --per-seat 2 --no-cover "
+            "--first 14 --count 1",
             "roll hirelings --seed inn --format json --out -",
             "roll hirelings --seed inn --tier 2 --count 3"}   # kit: tests/test_kit.py
 RUN = [(n, w, a) for n, w, a in EXAMPLES
