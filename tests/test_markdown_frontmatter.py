@@ -37,7 +37,8 @@ def test_broken_front_matter_is_an_error_at_its_line():
         split_front_matter("---\ntitle: ok\nnav_order: [1\n---\n# A\n", P)
     problem = caught.value.problems[0]
     assert problem.path == "ch.md" and problem.line in (3, 4)
-    assert problem.message.startswith("front matter: YAML syntax")
+    # in plain words, with the fix
+    assert problem.message.startswith("front matter: this [ is never closed")
 
 
 def test_unclosed_front_matter_is_an_error():

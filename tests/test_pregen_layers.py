@@ -31,6 +31,12 @@ def words_and_boxes(pdf: bytes, tmp_path) -> list[list[tuple[str, float, float]]
         for page in out.split("<page ")[1:]]
 
 
+def in_lines(page: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
+    """A page's words line by line, left to right. (poppler's reading order follows the
+    order a page draws its text in, which layers change: a form first, values after.)"""
+    return sorted(page, key=lambda word: (round(word[2]), word[1]))
+
+
 def pixels(pdf: bytes, page: int):
     document = pdfium.PdfDocument(pdf)
     image = document[page].render(scale=60 / 72).to_pil().convert("L")
@@ -70,9 +76,8 @@ def test_every_word_of_every_sheet_is_where_the_whole_sheet_has_it(layered, whol
     ours, theirs = words_and_boxes(layered, tmp_path), words_and_boxes(whole, tmp_path)
     assert len(ours) == len(theirs) == COUNT + 1
     for number, (a, b) in enumerate(zip(ours, theirs), start=1):
-        # the same words, line by line, left to right (poppler's reading order follows the
-        # order a page draws its text in, which layers change: a form first, values after)
-        a, b = (sorted(page, key=lambda word: (round(word[2]), word[1])) for page in (a, b))
+        # the same words, line by line, left to right
+        a, b = in_lines(a), in_lines(b)
         assert [w for w, _, _ in a] == [w for w, _, _ in b], number
         # ... at the same place: WeasyPrint rounds glyph widths per document, so a word at
         # the end of a long line may sit a fraction of a point away, never more

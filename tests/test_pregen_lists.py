@@ -13,7 +13,7 @@ from printshop.products.characters import layers as pregen_layers
 from printshop.products.characters.lists import ListsModel, kind_of
 from printshop.render.checks import FitCheck
 from printshop.render.pdf.layers import Slot
-from test_pregen_layers import pixels, words_and_boxes
+from test_pregen_layers import in_lines, pixels, words_and_boxes
 from test_pregens import roll
 
 
@@ -129,6 +129,7 @@ def test_stacked_lists_read_and_look_as_whole_sheets_do(tmp_path):
     whole = roll(count=count, seed="lists", layered=False).data
     ours, theirs = words_and_boxes(layered, tmp_path), words_and_boxes(whole, tmp_path)
     for number, (a, b) in enumerate(zip(ours, theirs), start=1):
+        a, b = in_lines(a), in_lines(b)
         assert [w for w, _, _ in a] == [w for w, _, _ in b], number
         worst = max(max(abs(xa - xb), abs(ya - yb)) for (_, xa, ya), (_, xb, yb) in zip(a, b))
         assert worst < 0.5, (number, worst)
@@ -164,8 +165,8 @@ def test_a_template_whose_lists_stack_otherwise_keeps_them_laid_out(project_copy
     layered = roll(count=3, seed="lists", layered=True, source=project_copy).data
     whole = roll(count=3, seed="lists", layered=False, source=project_copy).data
     ours, theirs = words_and_boxes(layered, tmp_path), words_and_boxes(whole, tmp_path)
-    assert [[w for w, _, _ in page] for page in ours] == \
-        [[w for w, _, _ in page] for page in theirs]
+    assert [[w for w, _, _ in in_lines(page)] for page in ours] == \
+        [[w for w, _, _ in in_lines(page)] for page in theirs]
 
 
 def test_lists_too_long_for_the_sheet_are_still_an_error_naming_the_character(project_copy):
