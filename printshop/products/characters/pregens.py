@@ -61,14 +61,14 @@ class PregensOptions(Strict):
     # the cover and index pages; false: only the sheets (a reprint of lost sheets)
     cover: bool = True
     # sheets marked with their table and seat as a convention kit marks them ("Table 2 ·
-    # Seat 3"): the kit's seats a table and characters a seat (a kit's sheet reprinted)
-    seats: int | None = Field(default=None, ge=1)
-    characters_per_seat: int | None = Field(default=None, ge=1)
+    # Seat 3"), for a kit's sheet reprinted
+    seats: int | None = Field(default=None, ge=1)   # the kit's seats a table
+    characters_per_seat: int | None = Field(default=None, ge=1)   # the kit's characters a seat
     formats: list[Literal["pdf", "html", "json"]] = ["pdf"]   # json: for virtual tabletops
     title: str | None = None                      # on the cover (default: the recipe's title)
-    # the sheets' Jinja template and stylesheets (templates/ first); default: the recipe's
+    # the sheets' Jinja template (templates/ first); default: the recipe's
     template: str | None = None
-    stylesheets: list[str] | None = None
+    stylesheets: list[str] | None = None   # their stylesheets (templates/css/ first)
     # 10 sheets a job: a worker's memory grows ~2-3.5 MB a page while it lays a chunk out,
     # and smaller chunks were no slower (bench/pregens.py). Layered chunks each carry the
     # forms and stamps they draw; the merge keeps one copy of each (render/pdf/layered_merge.py)
