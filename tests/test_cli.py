@@ -94,12 +94,23 @@ def test_missing_table_in_markdown(project_copy, previous_build):
                      r"tables/ \(did you mean 'armour'\?\)", output)
 
 
-def test_missing_cross_reference(project_copy, previous_build):
-    chapter = project_copy / "guide" / "01-welcome.md"
+@pytest.fixture
+def small_game(tmp_path):
+    """A `printshop new` project: its book is a chapter, quick to build (these tests are
+    about what a chapter says, not the Player's Guide)."""
+    from printshop.scaffold import new_project
+
+    new_project(tmp_path / "game", "Game")
+    return tmp_path / "game"
+
+
+def test_missing_cross_reference(small_game, previous_build):
+    chapter = small_game / "guide" / "01-playing.md"
     chapter.write_text(chapter.read_text() + "\nSee [[The Lost Chapter]].\n")
-    output = build_fails(project_copy, previous_build, "--strict")
-    assert re.search(r"guide/01-welcome\.md:\d+: error: "
-                     r"cross-reference \[\[The Lost Chapter\]\]", output)
+    line = len(chapter.read_text().splitlines())
+    output = build_fails(small_game, previous_build, "rules", "--strict")
+    assert f"guide/01-playing.md:{line}:5: error: cross-reference [[The Lost Chapter]]" \
+        in output
 
 
 @pytest.mark.parametrize("src, message", [
@@ -107,12 +118,13 @@ def test_missing_cross_reference(project_copy, previous_build):
     ("file:///etc/passwd", "only files inside the project"),
     ("http://127.0.0.1:9/x.png", "never fetches from the network"),
 ])
-def test_images_outside_the_project_are_refused(project_copy, previous_build, src, message):
-    (project_copy.parent / "secret.png").write_bytes(b"secret")
-    chapter = project_copy / "guide" / "01-welcome.md"
+def test_images_outside_the_project_are_refused(small_game, previous_build, src, message):
+    (small_game.parent / "secret.png").write_bytes(b"secret")
+    chapter = small_game / "guide" / "01-playing.md"
     chapter.write_text(chapter.read_text() + f"\n![map]({src})\n")
-    output = build_fails(project_copy, previous_build, "--strict")
-    assert "guide/01-welcome.md:" in output and message in output
+    line = len(chapter.read_text().splitlines())
+    output = build_fails(small_game, previous_build, "rules", "--strict")
+    assert f"guide/01-playing.md:{line}:8: error: " in output and message in output
 
 
 def test_unknown_product_and_bad_product_name(project_copy, previous_build):
