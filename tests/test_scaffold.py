@@ -19,7 +19,8 @@ def test_new_project_builds_as_it_is(tmp_path):
     assert result.exit_code == 0, result.output
     build = project / "build"
     assert {p.name for p in build.iterdir() if p.name != ".printshop-cache"} == {
-        "rules.pdf", "rules.html", "omen-deck.pdf", "reference.pdf", "characters.pdf"}
+        "rules.pdf", "rules.html", "omen-deck.pdf", "reference.pdf", "characters.pdf",
+        "rules.manifest.json"}   # (the book's build record beside it)
     book = pdf_text(build / "rules.pdf")
     assert "Tunnel Rats" in book
     # the embedded dice table and the cross-reference with its page number
