@@ -36,16 +36,19 @@ rows:
 
 
 @pytest.fixture(autouse=True)
-def _environment_restored():
-    """Each test leaves the process's environment as it found it. A command run in this
-    process (run_cli) with `--serial` sets PRINTSHOP_SERIAL for its children; left set, every
-    later pool ran its tasks in pytest itself, and a test's worker that kills itself killed
-    the whole run."""
-    saved = dict(os.environ)
+def _printshop_settings_restored():
+    """Each test leaves printshop's settings in the environment (PRINTSHOP_*) as it found
+    them. A command run in this process (run_cli) with `--serial` sets PRINTSHOP_SERIAL for
+    its children; left set, every later pool ran its tasks in pytest itself, and a test's
+    worker that kills itself killed the whole run. (Not the rest of the environment: a
+    render in this process points fontconfig at the bundled fonts, and fontconfig, loaded
+    once, must keep finding that file.)"""
+    saved = {k: v for k, v in os.environ.items() if k.startswith("PRINTSHOP_")}
     yield
-    if dict(os.environ) != saved:
-        os.environ.clear()
-        os.environ.update(saved)
+    for name in [k for k in os.environ if k.startswith("PRINTSHOP_")]:
+        if name not in saved:
+            del os.environ[name]
+    os.environ.update(saved)
 
 
 @pytest.fixture
