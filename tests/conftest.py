@@ -135,3 +135,42 @@ def pdf_colours(path_or_bytes, page: int = 0) -> set[str]:
     target = doc.pages[page]
     walk(target, target.Resources)
     return found
+
+
+# --- the whole kit, built once for the session in two different worlds ------------------------
+WORLDS = [("1", "UTC", 1_700_000_000, "world 0"),
+          ("4242", "America/Lima", 978_307_200, "world 1 ü%")]
+
+
+@pytest.fixture(scope="session")
+def kit_in_two_worlds(tmp_path_factory) -> list[Path]:
+    """Every product of rules-src/ built twice, at once, by the command line (strict, one
+    worker each), from copies of rules-src/ in different folders with different file
+    times, hash seeds, time zones and working folders: the two output folders. Tests
+    compare the two (same inputs, same bytes: tests/test_reproducible.py) and read the
+    first (tests/test_products_guide.py, tests/test_kit_readback.py)."""
+    import os
+    import subprocess
+    import sys
+
+    runs = []
+    for hash_seed, zone, mtime, name in WORLDS:
+        world = tmp_path_factory.mktemp("worlds") / name
+        source = world / "rules-src"
+        shutil.copytree(RULES_SRC, source)
+        for path in [source, *source.rglob("*")]:
+            os.utime(path, (mtime, mtime))
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "TZ": zone}
+        env.pop("SOURCE_DATE_EPOCH", None)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "printshop", "build", "--strict", "-j", "1",
+             "--source", str(source), "--out", str(world / "out")],
+            cwd=world, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        runs.append((process, world / "out"))
+    outs = []
+    for process, out in runs:
+        _, stderr = process.communicate(timeout=1800)
+        assert process.returncode == 0, stderr
+        assert "warning" not in stderr
+        outs.append(out)
+    return outs

@@ -23,11 +23,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("kit")
-    result = run_cli("build", "--strict", "--quiet", "--source", RULES_SRC, "--out", out)
-    assert result.exit_code == 0, result.output
-    return out
+def kit(kit_in_two_worlds) -> Path:
+    """The whole kit, built strict (conftest.py)."""
+    return kit_in_two_worlds[0]
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,6 @@
 import json
 import os
 import re
-import shutil
-import subprocess
-import sys
 from html.parser import HTMLParser
 
 import pytest
@@ -16,36 +13,12 @@ from printshop.project import Project
 from printshop.source.tables import load_tables
 
 
-def _copy_with_mtime(source, target, mtime):
-    shutil.copytree(source, target)
-    for path in [target, *target.rglob("*")]:
-        os.utime(path, (mtime, mtime))
-    return target
-
-
 @pytest.fixture(scope="session")
-def guide_builds(tmp_path_factory):
+def guide_builds(kit_in_two_worlds):
     """The guide built twice, at once, by the command line, in two different worlds:
-    another folder, file times, hash seed, time zone and working directory."""
-    runs = []
-    for n, (hash_seed, zone, mtime) in enumerate([("1", "UTC", 1_700_000_000),
-                                                  ("4242", "Asia/Tokyo", 978_307_200)]):
-        base = tmp_path_factory.mktemp(f"guide-{n}")
-        source = _copy_with_mtime(RULES_SRC, base / f"world {n}" / "rules-src", mtime)
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "TZ": zone}
-        env.pop("SOURCE_DATE_EPOCH", None)
-        process = subprocess.Popen(
-            [sys.executable, "-m", "printshop", "build", "players-guide", "--strict", "-j", "1",
-             "--source", str(source), "--out", str(base / "out")],
-            cwd=base, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        runs.append((process, base / "out"))
-    outs = []
-    for process, out in runs:
-        stdout, stderr = process.communicate(timeout=900)
-        assert process.returncode == 0, stderr
-        assert "warning" not in stderr
-        outs.append(out)
-    return outs
+    another folder, file times, hash seed, time zone and working directory (with the rest
+    of the kit: conftest.py)."""
+    return kit_in_two_worlds
 
 
 @pytest.fixture(scope="session")

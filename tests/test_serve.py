@@ -108,7 +108,8 @@ def test_events_stream_the_build_state(preview):
     assert response.readline() == b"event: state\n"
     state = json.loads(response.readline().removeprefix(b"data: "))
     connection.close()
-    assert state["outputs"]["book"] == ["book.html", "book.manifest.json", "book.pdf"] and state["problems"] == []
+    assert state["outputs"]["book"] == ["book.html", "book.manifest.json", "book.pdf"]
+    assert state["problems"] == []
 
 
 # --- the book stays on this machine (DNS rebinding, other sites' pages) --------------------
