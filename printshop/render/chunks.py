@@ -137,8 +137,11 @@ class ChunkCache:
     def prune(self, limit: int = LIMIT_BYTES) -> None:
         """The least recently used entries go until the folder is under `limit` bytes."""
         try:
-            entries = [(e.stat().st_mtime_ns, e.stat().st_size, e.path)
-                       for e in os.scandir(self.folder) if e.is_file()]
+            # (closed however the listing ends: another build may remove an entry from
+            # under it, and the stat of that entry fails)
+            with os.scandir(self.folder) as listing:
+                entries = [(e.stat().st_mtime_ns, e.stat().st_size, e.path)
+                           for e in listing if e.is_file()]
         except OSError:
             return
         total = sum(size for _, size, _ in entries)
