@@ -52,31 +52,41 @@ class FitCheck(JobExtension):
 class PageFound:
     outside: list = field(default_factory=list)   # render.weasy.fit.Outside
     flow: list = field(default_factory=list)      # render.weasy.flow.FlowFinding
+    pictures: list = field(default_factory=list)  # render.weasy.pictures.CoarsePicture
 
 
 @dataclass(frozen=True)
 class PageCheck(JobExtension):
+    """`min_ppi`: pictures printed under that resolution are found too (a press profile's
+    `min_image_ppi`; 0: not looked for)."""
+
     name = "page"
+    min_ppi: int = 0
 
     def after_layout(self, run, document) -> None:
         from printshop.render.weasy.fit import find_outside
         from printshop.render.weasy.flow import find_flow
+        from printshop.render.weasy.pictures import coarse_pictures
 
+        pictures = coarse_pictures(document, self.min_ppi) if self.min_ppi else []
         run.found[self.name] = PageFound(find_outside(document),
-                                         find_flow(document, run.job.first_page))
+                                         find_flow(document, run.job.first_page), pictures)
 
     @classmethod
     def found_as_json(cls, found: PageFound):
         return {"outside": [dataclasses.asdict(o) for o in found.outside],
-                "flow": [dataclasses.asdict(f) for f in found.flow]}
+                "flow": [dataclasses.asdict(f) for f in found.flow],
+                "pictures": [dataclasses.asdict(p) for p in found.pictures]}
 
     @classmethod
     def found_from_json(cls, data) -> PageFound:
         from printshop.render.weasy.fit import Outside
         from printshop.render.weasy.flow import FlowFinding
+        from printshop.render.weasy.pictures import CoarsePicture
 
         return PageFound([Outside(**o) for o in data["outside"]],
-                         [FlowFinding(**f) for f in data["flow"]])
+                         [FlowFinding(**f) for f in data["flow"]],
+                         [CoarsePicture(**p) for p in data["pictures"]])
 
     @classmethod
     def nothing_found(cls) -> PageFound:

@@ -148,3 +148,40 @@ def embed_images(html: str, roots) -> str:
 
     html = re.sub(r'(<img[^>]*?\ssrc=)"(project:[^"]+)"', inline_project, html)
     return re.sub(r'(<img[^>]*?\ssrc=)"(file://[^"]+)"', inline, html)
+
+
+def coarse_picture_problems(project, manuscript, reader, cover_image: str | None,
+                            pictures: list, profile) -> list[Problem]:
+    """A located warning for each picture the book prints under the press profile's
+    resolution (render/weasy/pictures.py found them): at the `::art` or Markdown image
+    that places it, or the manifest for the cover."""
+    from urllib.parse import unquote
+
+    from printshop.errors import display_path
+    from printshop.safepath import project_url
+
+    where: dict[str, tuple[str, int | None]] = {
+        uri: (str(path), line) for uri, (path, line) in reader.picture_lines.items()}
+    for directive in manuscript.directives:
+        placed = art_path(project, directive.argument)[0] if directive.name == "art" else None
+        if placed is not None:
+            where.setdefault(project_url(placed, project.root),
+                             (str(directive.path), directive.line))
+    manifest = str(project.manifest_path) if project.manifest_path else "printshop.yaml"
+    problems = []
+    for picture in sorted(pictures, key=lambda p: (p.page, p.src)):
+        source, line = where.get(picture.src, (manifest, None))
+        if picture.src.startswith("project:"):
+            name = unquote(picture.src.removeprefix("project:"))
+        elif picture.src.startswith("file://"):
+            name = shown(Path(unquote(picture.src.removeprefix("file://"))), project.root)
+        else:
+            name = picture.src
+        what = "the cover picture" if cover_image and name == cover_image else \
+            f"picture '{name}'"
+        problems.append(Problem(display_path(source), f"{what} prints at {picture.ppi:.0f} ppi on page "
+                                f"{picture.page} ({picture.width_mm:.0f} × "
+                                f"{picture.height_mm:.0f} mm), under the "
+                                f"{profile.spec.min_image_ppi} ppi the {profile.name} profile "
+                                "asks for: give it more pixels or print it smaller", line))
+    return problems

@@ -12,7 +12,14 @@ from printshop import __version__, deps
 from printshop.errors import PrintshopError, Problem, Problems
 from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product, layouts, markup
-from printshop.products.book.art import art_figure, check_art, colophon_credits, cover, embed_images
+from printshop.products.book.art import (
+    art_figure,
+    check_art,
+    coarse_picture_problems,
+    colophon_credits,
+    cover,
+    embed_images,
+)
 from printshop.products.book.composed import parse
 from printshop.products.book.cover import CoverSettings
 from printshop.products.book.fonts import (
@@ -416,6 +423,12 @@ class Guide(Product):
             for finding in PageCheck.flow(result):   # the page-flow report (render/weasy/flow.py)
                 ctx.warn(Problem(str(project.root / finding.source) if finding.source
                                  else self.name, finding.describe(), finding.line))
+            manuscript, reader = self._composed_inputs
+            for problem in coarse_picture_problems(
+                    project, manuscript, reader, self.options.cover.image if
+                    self.options.cover else None, PageCheck.found_in(result).pictures,
+                    profile):
+                ctx.warn(problem)
             pdf, self.pages = result.pdf, result.pages
             anchors = BookPart.found_in(result).anchors
             if anchors:   # where every chapter and id fell: for `serve`'s previews
@@ -482,7 +495,10 @@ class Guide(Product):
                          source=f"{self.options.template} ({self.name})",
                          uncompressed=ctx.uncompressed,
                          cmyk_icc=str(profile.icc_path(project.root)) if profile.cmyk
-                         else None, fonts=self.font_policy(), extensions=(PageCheck(),))
+                         else None, fonts=self.font_policy(),
+                         extensions=(PageCheck(min_ppi=(profile.spec.min_image_ppi or 0)
+                                               if profile.for_press else 0),))
+
 
     def chapter_preview(self, ctx: BuildContext, source: str, pages: PageMap,
                         composed=None):

@@ -193,9 +193,11 @@ def joined(job: RenderJob, parts: list[Part], results: list[RenderResult],
     outside = [replace(o, page=o.page + first - 1)
                for first, result in zip(firsts, results) for o in PageCheck.outside(result)]
     flow = [f for result in results for f in PageCheck.flow(result)]   # (pages: the book's)
+    pictures = [replace(p, page=p.page + first - 1) for first, result in zip(firsts, results)
+                for p in PageCheck.found_in(result).pictures]
     fonts = sorted({font for result in results for font in result.fonts})
     return RenderResult(pdf=pdf, pages=sum(own_pages(r, i, count)
                                            for i, r in enumerate(results)),
                         warnings=warnings, fonts=fonts,
                         found={BookPart.name: PartFound(anchors=numbers),
-                               PageCheck.name: PageFound(outside, flow)})
+                               PageCheck.name: PageFound(outside, flow, pictures)})

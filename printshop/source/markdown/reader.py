@@ -199,6 +199,7 @@ class MarkdownReader:
         self.icons = icon_set(root)
         # what the chapters print that needs a credit, first use first: name → file
         self.pictures: dict[str, Path] = {}
+        self.picture_lines: dict[str, tuple[Path, int]] = {}   # URL → (chapter, line)
         self.printed_icons: dict[str, Path] = {}
         # icons are drawn in the ink, or a palette colour they name (set by the product)
         self.colours = None
@@ -403,6 +404,9 @@ class MarkdownReader:
                     uri, problem = self.links.image(source, src, embed=bool(embed))
                     if uri:
                         child.attrSet("src", uri)
+                        # where it is placed (a picture too coarse where it prints is
+                        # named there once the book is laid out)
+                        self.picture_lines.setdefault(uri, (path, base_line + offset))
                         if uri.startswith("file://"):
                             picture = Path(unquote(uri[len("file://"):]))
                             self.pictures.setdefault(_shown(picture, self.root), picture)
