@@ -196,7 +196,7 @@ def test_unknown_table_in_a_layout_is_one_clear_error(project_copy, tmp_path):
     out.mkdir()
     (out / "reference.pdf").write_bytes(b"previous build")
     before = folder_snapshot(out)
-    result = run_cli("build", "--source", project_copy, "--out", out, "--strict")
+    result = run_cli("build", "reference", "--source", project_copy, "--out", out, "--strict")
     assert result.exit_code == 2
     assert f"player-reference.yaml:{line}:" in result.output
     assert "no table 'save-targetz' in tables/ (did you mean 'save-targets'?)" in result.output
