@@ -9,9 +9,8 @@ import io
 import pytest
 from PIL import Image
 
-from printshop.render.weasy.pictures import coarse_pictures
-
 from conftest import run_cli
+from printshop.render.weasy.pictures import coarse_pictures
 
 
 def png(width: int, height: int) -> str:

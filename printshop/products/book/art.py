@@ -179,7 +179,8 @@ def coarse_picture_problems(project, manuscript, reader, cover_image: str | None
             name = picture.src
         what = "the cover picture" if cover_image and name == cover_image else \
             f"picture '{name}'"
-        problems.append(Problem(display_path(source), f"{what} prints at {picture.ppi:.0f} ppi on page "
+        problems.append(Problem(display_path(source), f"{what} prints at "
+                                f"{picture.ppi:.0f} ppi on page "
                                 f"{picture.page} ({picture.width_mm:.0f} × "
                                 f"{picture.height_mm:.0f} mm), under the "
                                 f"{profile.spec.min_image_ppi} ppi the {profile.name} profile "
