@@ -37,6 +37,11 @@ def use_colour(stream) -> bool:
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
+    return interactive(stream)
+
+
+def interactive(stream) -> bool:
+    """A terminal a person watches (not a pipe, a file or a dumb terminal)."""
     if os.environ.get("TERM") == "dumb":
         return False
     try:

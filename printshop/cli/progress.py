@@ -94,11 +94,6 @@ def progress_reporter(quiet: bool = False, stream=None):
 
 
 def _interactive(stream) -> bool:
-    import os
+    from printshop.diagnostics import interactive
 
-    if os.environ.get("TERM") == "dumb":
-        return False
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
+    return interactive(stream)
