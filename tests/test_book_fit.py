@@ -125,3 +125,29 @@ def test_the_step_marks_the_parts_flows_not_the_title_page():
     assert '<section class="title-page">' in made(front, 2)
     assert '<section data-source="a.md" class=\'chapter intro fit-2\'>' in made(chapter, 2)
     assert "fit-" not in made(front, 0) + made(chapter, 0)
+
+
+def test_the_first_pass_decides_the_step_and_the_parts_are_numbered_once(renderer, spilling,
+                                                                       monkeypatch):
+    """The step is found while the parts are first laid out, so the numbered pass lays each
+    part out once: no chapter set tighter late moves the parts after it. A build that
+    decides the step on the numbered parts instead (an earlier build's page positions
+    without its steps) comes to the same step and the same bytes."""
+    from printshop.products.book import parts as book_parts
+
+    count = spilling[0]
+    numbered = []
+    real = book_parts.render_longest_first
+
+    def counting(ctx, jobs, counter=None):
+        numbered.extend(job.get(BookPart).first for job in jobs)
+        return real(ctx, jobs, counter)
+
+    monkeypatch.setattr(book_parts, "render_longest_first", counting)
+    cold, placed = render(renderer, book(count), CSS + STEPS)
+    assert len(numbered) == len(parse(book(count)).parts)
+    assert [step for step in placed["fits"].values() if step]
+    numbered.clear()
+    late, _ = render(renderer, book(count), CSS + STEPS, guess={**placed, "fits": {}})
+    assert len(numbered) > len(parse(book(count)).parts)    # steps tried one round each
+    assert late.pdf == cold.pdf

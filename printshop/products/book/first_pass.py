@@ -33,43 +33,61 @@ from printshop.render.job import RenderJob, RenderResult
 ONE_DIGIT = 9     # the last page whose number is narrower than the placeholder
 
 
-def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
+def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool, fitting=None
                ) -> tuple[list[RenderResult | None], list[tuple[str, int]]]:
     """Each of `parts` laid out once (`layout_only`), kept by its worker if `keep`: the
     results, and each part's kept layout (its token, the pid of the worker keeping it, 0
-    for none) for `book_parts.render_in_parts`."""
+    for none) for `book_parts.render_in_parts`. With `fitting` (products/book/fit.py), a
+    part that ends on a near-empty page is laid out again a step tighter, with the same
+    numbers, until its step is decided (`parts` then holds each part at its step, and the
+    results and kept layouts are of the parts at their steps)."""
     from printshop.products.book.parts import part_jobs, placed
     from printshop.render.queue import RenderQueue
 
     results: list[RenderResult | None] = [None] * len(parts)
-    tokens = [""] * len(parts)
+    tokens: dict[tuple[int, int], str] = {}            # (part, step) → its layout's token
+    tried: dict[tuple[int, int], RenderResult] = {}     # (part, step) → its layout
+    numbers_of: dict[int, dict] = {}                    # part → the numbers it is laid out with
     started: set[int] = set()
     queue = RenderQueue()
 
     def make(index: int) -> RenderJob:
-        numbers = _best_numbers(parts, results, placed(parts, results)[1])
+        if index not in numbers_of:
+            numbers_of[index] = _best_numbers(parts, results, placed(parts, results)[1])
+            if fitting is not None:
+                fitting.before_first(index, parts, numbers_of[index])
         firsts: list[int | None] | None = None
         if all(result is not None for result in results[:index]):
             # every part before it is laid out: it is laid out where it starts in the book
             # (on its side of the spread), and finishing it only sets its numbers
             firsts = [None] * len(parts)
             firsts[index] = _covered(parts, results) + 1
-        made, = part_jobs(job, parts, sheets, numbers, firsts, [index], True, keep=keep)
+        made, = part_jobs(job, parts, sheets, numbers_of[index], firsts, [index], True,
+                          keep=keep, checked=fitting is not None)
         part = made.get(BookPart)
-        tokens[index] = part.keep if part is not None else ""
+        tokens[index, parts[index].step] = part.keep if part is not None else ""
         return made
 
     def add_next() -> None:
         index = _next_part(parts, results, started)
         if index is not None:
             started.add(index)
-            queue.add(lambda: make(index), index)
+            queue.add(lambda: make(index), (index, None))
 
     from printshop.progress import Counter
 
     counter = Counter(ctx.progress, f"{_name(job)}: finding the pages", len(parts), "parts")
 
-    def done(index: int, result: RenderResult) -> None:
+    def done(tag: tuple[int, int | None], result: RenderResult) -> None:
+        index = tag[0]
+        step = parts[index].step          # (the step the job was made at)
+        if fitting is not None:
+            tried[index, step] = result
+            if not fitting.after_first(index, parts, numbers_of[index], result):
+                # (urgent: the parts after it wait for its pages)
+                queue.add(lambda: make(index), (index, parts[index].step), urgent=True)
+                return
+            result = tried[index, parts[index].step]
         results[index] = result
         counter.update(step=1)
         add_next()
@@ -78,8 +96,9 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool
     for _ in range(max(1, workers)):
         add_next()
     ctx.renderer.run(queue, done)
-    return results, [(token, BookPart.found_in(result).kept_by if result else 0)
-                     for token, result in zip(tokens, results)]
+    return results, [(tokens.get((index, part.step), ""),
+                      BookPart.found_in(result).kept_by if result else 0)
+                     for index, (part, result) in enumerate(zip(parts, results))]
 
 
 def _name(job: RenderJob) -> str:

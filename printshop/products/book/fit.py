@@ -8,11 +8,21 @@ what each step takes in: a little of the space between paragraphs and around hea
 then a little leading). The first step that leaves no near-empty last page is kept; if none
 does, the part stays as it was and the page-flow report says so.
 
-A step is decided on the part laid out with its page numbers settled (parts.py), so it is
-a function of what decides the part's layout: its text, its stylesheets and the width of
-the page numbers it prints. Decisions are remembered under that key (in the process, and
-in the build cache through `pages.placed_as_json`), so that a rebuild lays a fitted part
-out at its step at once, and gets the same bytes as a build that decided it afresh.
+A step is decided in the book's first pass (first_pass.py): a part that comes back with a
+near-empty last page is laid out again a step tighter at once, while the other parts are
+still being laid out, so the parts' first pages are found with their steps and no chapter
+set tighter late moves the ones after it (each such move laid every later part out again:
+30 s of a 44 s guide build). The first pass prints placeholders as wide as the numbers they
+stand for; where the settled numbers are of other widths (the contents, laid out before any
+page is known), the steps below the part's are tried beside the numbered parts, all at
+once (parts.py). A rebuild starts each part whose text changed at its last step, the
+steps below it tried beside it.
+
+Whichever way, a step is a function of what decides the part's layout: its text, its
+stylesheets and the width of the page numbers it prints. Decisions are remembered under
+that key (in the process, and in the build cache through `pages.placed_as_json`), so that a
+rebuild lays a fitted part out at its step at once, and gets the same bytes as a build that
+decided it afresh.
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ from dataclasses import replace
 
 from printshop.render.checks import PageCheck
 
-MAX_STEP = 3
+MAX_STEP = 2
 
 
 class Fitting:
@@ -31,8 +41,11 @@ class Fitting:
     def __init__(self, parts: list, sheets: tuple, memo: dict[str, int]):
         self.base = [part.body for part in parts]
         self.steps = [0] * len(parts)
+        # each part's step in the last build (its text may have changed since): where a
+        # part whose step is not known starts (the steps below it are tried beside it)
+        self.previous: list[int] | None = None
         self.memo = memo               # part key → its step (decided before)
-        self.trying: list[str | None] = [None] * len(parts)
+        self.near: dict[tuple[str, int], bool] = {}   # (key, step) → a near-empty last page
         self.keys: list[str | None] = [None] * len(parts)
         self.sheets = hashlib.sha256(repr(sheets).encode()).hexdigest()
 
@@ -51,19 +64,64 @@ class Fitting:
         parts[index] = replace(parts[index], step=step)
 
     def start(self, parts: list, firsts: list[int], numbers: dict[str, int]) -> list[int]:
-        """Parts set at the step decided before for them, from the start: their indices."""
+        """Parts set at the step decided before for them (or, not decided for their text,
+        at their step in the last build), from the start: the indices of those whose step
+        that changes."""
         changed = []
         for index in range(len(parts)):
-            step = self.memo.get(self.key(index, parts, firsts, numbers), 0)
-            if step:
+            step = self.memo.get(self.key(index, parts, firsts, numbers))
+            if step is None and self.previous is not None:
+                step = min(max(0, self.previous[index]), MAX_STEP)
+            if step is not None and step != self.steps[index]:
                 self._set(parts, index, step)
                 changed.append(index)
         return changed
 
+    def early_probes(self, parts: list, firsts: list[int], numbers: dict[str, int]
+                     ) -> list[tuple[int, int, str]]:
+        """Before the parts are numbered: for each part the first pass set at a step under
+        numbers of other widths than these (the contents, laid out before any page was
+        known), the steps below it, to lay out beside the parts (`tried`), so that
+        `settle` finds its step decided (if these numbers hold) without a round more."""
+        probes = []
+        for index in range(len(parts)):
+            key = self.key(index, parts, firsts, numbers)
+            if key not in self.memo and self.steps[index]:
+                probes += [(index, step, key) for step in range(self.steps[index])]
+        return probes
+
+    def before_first(self, index: int, parts: list, numbers: dict) -> None:
+        """The first pass is about to lay the part out with `numbers`: at the step decided
+        for it before, if any."""
+        step = self.memo.get(self.key(index, parts, [], numbers))
+        if step is not None:
+            self._set(parts, index, step)
+
+    def after_first(self, index: int, parts: list, numbers: dict, result) -> bool:
+        """The first pass laid the part out at its step with `numbers`: whether its step
+        is decided (the part is then set at it), or it is to be laid out again at the next
+        step (set)."""
+        key = self.key(index, parts, [], numbers)
+        if key in self.memo:
+            return True
+        near = self.near[key, self.steps[index]] = _near_empty(result)
+        if near and self.steps[index] < MAX_STEP:
+            self._set(parts, index, self.steps[index] + 1)
+            return False
+        step = self.steps[index] if not near else 0   # (none does: as composed)
+        self.memo[key] = step
+        self._set(parts, index, step)
+        return True
+
     def settle(self, parts: list, results: list, firsts: list[int],
-               numbers: dict[str, int]) -> list[int]:
-        """Once the parts' numbers agree: the parts to lay out again at another step."""
-        again = []
+               numbers: dict[str, int]) -> tuple[list[int], list[tuple[int, int, str]]]:
+        """Once the parts' numbers agree: the parts to lay out again at another step, and
+        the (part, step, key) layouts to try beside them (`tried` takes their results). A part
+        whose step is not decided for these numbers has the steps below the one it is at
+        tried all at once (the first pass's step usually holds: one round, not one a
+        step), the steps above it one at a time."""
+        again: list[int] = []
+        probes: list[tuple[int, int, str]] = []
         for index, result in enumerate(results):
             key = self.key(index, parts, firsts, numbers)
             self.keys[index] = key
@@ -72,26 +130,43 @@ class Fitting:
                     self._set(parts, index, self.memo[key])
                     again.append(index)
                 continue
-            if self.trying[index] != key:     # a decision starts from the part as composed
-                self.trying[index] = key
-                if self.steps[index]:
-                    self._set(parts, index, 0)
+            self.near[key, self.steps[index]] = _near_empty(result)
+            step = self._decision(key)
+            if step is None:
+                unknown = [s for s in range(self.steps[index]) if (key, s) not in self.near]
+                if unknown:
+                    probes += [(index, s, key) for s in unknown]
+                else:
+                    self._set(parts, index, self.steps[index] + 1)
                     again.append(index)
-                    continue
-            near = any(f.kind == "near-empty" for f in PageCheck.flow(result))
-            if near and self.steps[index] < MAX_STEP:
-                self._set(parts, index, self.steps[index] + 1)
-                again.append(index)
                 continue
-            # the first step without a near-empty last page, or none (then as composed:
-            # tighter would change the page for nothing, and the report says so)
-            step = self.steps[index] if not near else 0
             self.memo[key] = step
             if step != self.steps[index]:
                 self._set(parts, index, step)
                 again.append(index)
-        return again
+        return again, probes
+
+    def tried(self, index: int, step: int, key: str, result) -> None:
+        """The result of a (part, step) layout asked for, the part's key then."""
+        self.near[key, step] = _near_empty(result)
+
+    def _decision(self, key: str) -> int | None:
+        """The first step without a near-empty last page, or none (then as composed:
+        tighter would change the page for nothing, and the report says so); None while a
+        step below it is not tried yet."""
+        for step in range(MAX_STEP + 1):
+            near = self.near.get((key, step))
+            if near is None:
+                return None
+            if not near:
+                return step
+        return 0
 
     def decided(self) -> dict[str, int]:
         """The steps of this book's parts as they were laid out (for the next build)."""
         return {key: self.memo[key] for key in self.keys if key in self.memo}
+
+
+def _near_empty(result) -> bool:
+    """Whether the part's layout ends on a near-empty page (render/weasy/flow.py)."""
+    return any(f.kind == "near-empty" for f in PageCheck.flow(result))

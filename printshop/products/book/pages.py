@@ -49,6 +49,7 @@ _numbers_for: dict[str, tuple] = {}
 # steps of its parts, for the next build's guess
 _fit_steps: dict[str, int] = {}
 _fits_for: dict[str, dict[str, int]] = {}
+_steps_for: dict[str, list[int]] = {}
 
 
 def literal_stylesheets(sheets: tuple[Stylesheet, ...]) -> tuple[Stylesheet, ...] | None:
@@ -126,24 +127,27 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None,
     key = _book_key(job, sheets)
     known = _numbers_for.get(key)
     passes, kept = MAX_PASSES, None
+    fitting = Fitting(parts, sheets, _fit_steps)
     if guess is not None:
         _fit_steps.update(fits_from_json(guess))
     if known is None and guess is not None:
         known = placed_from_json(guess, len(parts))
         passes += 1   # a wrong guess costs one pass: the first pass it stood in for
+        fitting.previous = steps_from_json(guess, len(parts))
     if known is None:
         if ctx.progress:
             ctx.progress(f"{job.source}: finding the page of every reference")
         from printshop.products.book.first_pass import first_pass
 
-        results, kept = first_pass(ctx, job, parts, sheets, numbers_in_pseudo_elements(sheets))
+        results, kept = first_pass(ctx, job, parts, sheets, numbers_in_pseudo_elements(sheets),
+                                   fitting)
         known = placed(parts, results)
-    fitting = Fitting(parts, sheets, _fit_steps)
     settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept, fitting)
     if settled is None:     # the parts never agreed
         return _render_whole(ctx, job, book, sheets, known[1])
     result, _numbers_for[key] = settled
     _fits_for[key] = fitting.decided()
+    _steps_for[key] = [part.step for part in parts]
     if result is None:      # placed and fitted in parts; their running heads need the whole
         return _render_whole(ctx, job, book, sheets, settled[1][1],
                              [part.step for part in parts])
@@ -167,7 +171,8 @@ def placed_as_json(job: RenderJob) -> dict | None:
     firsts, numbers, strings = known
     return {"firsts": firsts, "numbers": numbers, "strings": [list(map(list, s))
                                                               for s in strings],
-            "fits": _fits_for.get(_book_key(job, sheets), {})}
+            "fits": _fits_for.get(_book_key(job, sheets), {}),
+            "steps": _steps_for.get(_book_key(job, sheets), [])}
 
 
 def fits_from_json(data) -> dict[str, int]:
@@ -177,6 +182,16 @@ def fits_from_json(data) -> dict[str, int]:
         return {}
     return {str(k): v for k, v in fits.items()
             if isinstance(v, int) and 0 <= v <= 9 and isinstance(k, str)}
+
+
+def steps_from_json(data, parts: int) -> list[int] | None:
+    """Each part's fit step in the build `placed_as_json` was taken from, if well formed
+    and for as many parts."""
+    steps = data.get("steps") if isinstance(data, dict) else None
+    if not isinstance(steps, list) or len(steps) != parts or \
+            not all(isinstance(s, int) and 0 <= s <= 9 for s in steps):
+        return None
+    return steps
 
 
 def placed_from_json(data, parts: int) -> tuple | None:

@@ -44,17 +44,18 @@ _TOKENS = itertools.count(1)  # names of the first pass's layouts kept in the wo
 def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
               numbers: Mapping[str, int | str] | None, firsts: Sequence[int | None] | None,
               which: list[int], layout_only: bool, strings: list[tuple] | None = None,
-              kept: list[tuple[str, int]] | None = None, keep: bool = False
-              ) -> list[RenderJob]:
+              kept: list[tuple[str, int]] | None = None, keep: bool = False,
+              checked: bool = False) -> list[RenderJob]:
     """Render jobs for the parts `which`: numbered with `numbers`, starting on `firsts`
     (None, or None for a part: not known yet), with the named strings the parts before
     each left (`strings`). With `keep`, the first pass's jobs have their layouts kept by
     their workers; with `kept` (each part's first-pass token and the pid of the worker
     keeping its layout, 0 for none), each part is finished from that layout, by that
-    worker (render/weasy/resume.py)."""
+    worker (render/weasy/resume.py). A `layout_only` job's pages are `checked` (the page
+    flow, which the first pass decides fit steps by) only if asked."""
     book_ids = set().union(*(p.own for p in parts))
     base = replace(job, stylesheets=sheets, layout_only=layout_only)
-    if layout_only:    # (the pages are checked once they are numbered)
+    if layout_only and not checked:    # (the pages are checked once they are numbered)
         base = base.without(PageCheck)
     jobs = []
     for index in which:
@@ -145,31 +146,52 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
     from printshop.progress import Counter
 
     todo = list(range(len(parts)))
+    probes: list[tuple[int, int, str]] = []   # (part, step, key): fit steps tried beside
     if fitting is not None and len(firsts) == len(parts):
         for index in fitting.start(parts, firsts, numbers):
-            if kept is not None:   # a kept layout is of the part as composed
+            if kept is not None:   # its kept layout is of the part at another step
                 kept[index] = (kept[index][0], 0)
+        probes = fitting.early_probes(parts, firsts, numbers)
+    probed: dict[tuple[int, int], tuple] = {}   # (part, step) → (its uses, its layout)
     settling, rounds = 0, 0
     carried = True
     while settling < passes and rounds < passes + 2 * (MAX_FIT_STEP + 1):
         rounds += 1
         jobs = part_jobs(job, parts, sheets, numbers, firsts, todo, False, strings, kept)
         kept = None   # (each kept layout is finished once)
-        counter = Counter(ctx.progress, f"{_name(job)}: setting the pages", len(todo),
+        for index, step, _ in probes:
+            jobs += part_jobs(job, [*parts[:index], replace(parts[index], step=step),
+                                    *parts[index + 1:]],
+                              sheets, numbers, firsts, [index], False, strings)
+        counter = Counter(ctx.progress, f"{_name(job)}: setting the pages", len(jobs),
                           "parts")
-        for index, result in zip(todo, render_longest_first(ctx, jobs, counter)):
+        laid_out = render_longest_first(ctx, jobs, counter)
+        for (index, step, key), result in zip(probes, laid_out[len(todo):]):
+            fitting.tried(index, step, key, result)
+            probed[index, step] = (uses(index), result)
+        for index, result in zip(todo, laid_out):
             carried = carried and result.strings_carried
             results[index] = result
             used[index] = uses(index)
         firsts, numbers, strings = placed(parts, results)
-        todo = [i for i in range(len(parts)) if used[i] != uses(i)]
+        todo, probes = [i for i in range(len(parts)) if used[i] != uses(i)], []
         if todo:
             settling += 1
             continue
-        todo = fitting.settle(parts, results, firsts, numbers) if fitting else []
-        if not todo and not carried:
+        todo, probes = fitting.settle(parts, results, firsts, numbers) if fitting \
+            else ([], [])
+        # a part set at a step tried beside it, with what it uses now: that layout
+        tried = [i for i in todo if probed.get((i, parts[i].step), (None,))[0] == uses(i)]
+        for index in tried:
+            used[index], results[index] = probed[index, parts[index].step]
+            carried = carried and results[index].strings_carried
+        if tried:
+            firsts, numbers, strings = placed(parts, results)
+            todo = sorted({i for i in todo if i not in tried} |
+                          {i for i in range(len(parts)) if used[i] != uses(i)})
+        if not todo and not probes and not carried:
             return None, (firsts, numbers, strings)
-        if not todo:
+        if not todo and not probes:
             # (every part has its result: the first round laid them all out)
             done = [result for result in results if result is not None]
             return joined(job, parts, done, firsts, numbers), (firsts, numbers, strings)
