@@ -55,7 +55,7 @@ def test_a_patch_whose_target_differs_is_skipped_and_weasyprints_own_code_runs()
         assert status.reason == f"{target} differs from the source it was written against"
         own = registry.original(target)
         assert inline.split_first_line is own and preferred.split_first_line is own
-        assert not registry.active("line-splits") and registry.active("used-lengths")
+        assert not registry.active("line-splits") and registry.active("pango-setups")
     assert registry.active("line-splits")          # and back as the process had it
     assert inline.split_first_line is not registry.original(target)
 

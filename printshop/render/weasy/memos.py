@@ -8,23 +8,19 @@ lines once to measure and once to place. Each try redoes work whose inputs did n
   the text, the style, the width and its two flags; 40 % of the guide's calls repeat one.
   Each layout context keeps its splits, and each caller gets a copy of the (inactive)
   Pango layout holder, as from a fresh call, since drawing an ellipsis changes its text;
-* **used lengths**: `resolve_percentages` turns a box's margins, paddings, widths,
-  heights and borders into lengths from its style and its containing block's size, and
-  nothing else (collapsed table borders aside, which it leaves as they are set): 160,000
-  calls for the kit. Each style keeps what it made for each containing block size;
 * **Pango set-ups**: every `Layout` (each line tried, each line drawn) made a Pango context
   and a font description from its style. Each style keeps its context and description
   (Pango contexts are shared between layouts by design; nothing changes them after their
-  set-up), and the metrics a text decoration reads;
-* **style attributes**: each element's `style="…"` was parsed on its own, so two elements
-  with the same one never shared their computed style (WeasyPrint shares it between
-  elements with the same parent style, the same rules and the same declarations, told
-  apart by identity). Within one document each style text is parsed once: the faces of a
-  sheet of cards, alike but for their text, then compute their styles once.
+  set-up), and the metrics a text decoration reads.
+
+Two more memos were measured and dropped (issue 27: keep only what pays): the used
+lengths `resolve_percentages` sets (0.8 % of the kit's CPU, and a copy of 18 attributes a
+later WeasyPrint could add to) and each style attribute's text parsed once a document
+(1.4 % of three card decks' CPU); bench/BASELINE.md has the figures.
 
 Styles are copied (`Style.copy`), never changed in place, where layout needs another value
-(flex and grid items, first lines), and a copy starts without these. Every product of the
-kit comes out byte for byte the same with and without them. Each is a patch of
+(flex and grid items, first lines), and a copy starts without its Pango set-up. Every
+product of the kit comes out byte for byte the same with and without these. Each is a patch of
 render/weasy/registry.py: installed only on the WeasyPrint source it was written against.
 """
 
@@ -32,13 +28,7 @@ from __future__ import annotations
 
 import copy
 
-from printshop.render.weasy.registry import Patch, SourceEdit
-
-USED = ("margin_left", "margin_right", "margin_top", "margin_bottom", "padding_left",
-         "padding_right", "padding_top", "padding_bottom", "width", "min_width",
-         "max_width", "height", "min_height", "max_height", "border_top_width",
-         "border_right_width", "border_bottom_width", "border_left_width")
-
+from printshop.render.weasy.registry import Patch
 
 
 def _line_splits():
@@ -74,61 +64,8 @@ LINE_SPLITS = Patch(
     targets={"weasyprint.text.line_break.split_first_line": "39ad1016863ca34d"},
     why="a paragraph's lines are split again for every try of its layout (column heights, "
         "table widths, measuring then placing): 40 % of the guide's splits repeat one",
-    gain="(measured by bench/patches.py)",
+    gain="3.7 % of the guide's cold-build CPU",
     install=_line_splits,
-)
-
-
-_MODULES_USING_LENGTHS = ("absolute", "block", "column", "float", "grid", "inline", "page",
-                          "table")
-
-
-def _used_lengths():
-    import importlib
-
-    from weasyprint.formatting_structure import boxes
-    from weasyprint.layout import percent
-
-    original = percent.resolve_percentages
-    modules = [importlib.import_module(f"weasyprint.layout.{name}")
-               for name in _MODULES_USING_LENGTHS]
-    Box, PageBox = boxes.Box, boxes.PageBox
-
-    def resolve_percentages(box, containing_block):
-        style = box.style
-        if style["border_collapse"] == "collapse":
-            return original(box, containing_block)   # it keeps borders already resolved
-        if isinstance(containing_block, Box):
-            key = (containing_block.width, containing_block.height, isinstance(box, PageBox))
-        else:
-            key = (*containing_block, isinstance(box, PageBox))
-        made = style.__dict__.get("printshop_used")
-        if made is None:
-            made = style.printshop_used = {}
-        used = made.get(key)
-        if used is None:
-            original(box, containing_block)
-            made[key] = {name: getattr(box, name) for name in USED}
-        else:
-            box.__dict__.update(used)
-
-    return [(module, "resolve_percentages", resolve_percentages)
-            for module in (percent, *modules)
-            if getattr(module, "resolve_percentages", None) is original]
-
-
-USED_LENGTHS = Patch(
-    name="used-lengths",
-    kind="speed",
-    # what sets the attributes `USED` copies: a WeasyPrint that sets one more skips this
-    targets={"weasyprint.layout.percent.resolve_percentages": "71673078096fcf87",
-             "weasyprint.layout.percent.resolve_one_percentage": "4cfaa9ad134e4f7b",
-             "weasyprint.layout.percent.adjust_box_sizing": "88f3351db0280d16",
-             "weasyprint.layout.percent.percentage": "ebe404ccd9da50bf"},
-    why="a box's margins, paddings, sizes and borders are worked out from its style and "
-        "its containing block's size for every box of every try: 160,000 times for the kit",
-    gain="(measured by bench/patches.py)",
-    install=_used_lengths,
 )
 
 
@@ -212,35 +149,6 @@ PANGO_SETUPS = Patch(
     targets={"weasyprint.text.line_break.Layout.setup": "fb227a55094f41d4"},
     why="every Pango layout (each line tried, each line drawn) made a Pango context and a "
         "font description from its style",
-    gain="(measured by bench/patches.py)",
+    gain="13.0 % of the kit's cold-build CPU",
     install=_pango_setups,
-)
-
-
-# each style attribute's text parsed once a document (the declarations shared by elements
-# with the same text, which lets them share their computed style)
-_STYLE_ATTRIBUTES = (
-    """    for element in tree.iter():
-        # Apply style attribute.
-        if style := element.get('style'):
-            specificity = (1, 0, 0)
-            declarations = tinycss2.parse_blocks_contents(style)
-""",
-    """    parsed = {}   # printshop: each style text parsed once (render/weasy/memos.py)
-    for element in tree.iter():
-        # Apply style attribute.
-        if style := element.get('style'):
-            specificity = (1, 0, 0)
-            declarations = parsed.get(style)
-            if declarations is None:
-                declarations = parsed[style] = tinycss2.parse_blocks_contents(style)
-""")
-STYLE_ATTRIBUTES = Patch(
-    name="style-attributes",
-    kind="speed",
-    targets={"weasyprint.css.find_style_attributes": "c5b4eb4d3c008b07"},
-    why="each element's style attribute was parsed on its own, so elements with the same "
-        "one never shared their computed style (WeasyPrint shares by identity)",
-    gain="(measured by bench/patches.py)",
-    edits=(SourceEdit("weasyprint.css.find_style_attributes", (_STYLE_ATTRIBUTES,)),),
 )

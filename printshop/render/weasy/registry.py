@@ -65,7 +65,8 @@ class Patch:
     kind: Literal["fix", "speed"]
     targets: dict[str, str]                # dotted name → sha256 (16 hex) of its source
     why: str
-    gain: str
+    gain: str     # a speed patch's: its share of its product's cold-build CPU, measured by
+    #               bench/patches.py (each patch off, then all on; bench/BASELINE.md)
     install: Callable[[], Iterable[Setting]] | None = None
     edits: tuple[SourceEdit, ...] = ()
     requires: tuple[str, ...] = ()         # patches this one is written on top of

@@ -124,7 +124,7 @@ KEPT_LAYOUTS = Patch(
              "weasyprint.document.Document.__init__": "3e9c12ed2ef35b9b"},
     why="the book's second pass laid every part out again only to print its page numbers, "
         "folios and running heads",
-    gain="(measured by bench/patches.py)",
+    gain="4.4 % of the guide's first build (cold-build CPU)",
     install=_install,
 )
 

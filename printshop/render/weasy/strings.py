@@ -48,7 +48,8 @@ CARRIED_STRINGS = Patch(
                  "f40ec28ae3470c6e"},
     why="a part of the book laid out alone has no earlier pages to take its running heads' "
         "named strings from",
-    gain="the book laid out in parts on every core, not whole on one (products/book/parts.py)",
+    gain="32.6 % of the guide's cold-build CPU: the book laid out in parts on every "
+         "core, not whole on one (products/book/parts.py)",
     install=_install,
 )
 
