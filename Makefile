@@ -13,7 +13,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PRINTSHOP := $(BIN)/printshop
 
-.PHONY: all build test lint bench equivalence weasyprint-suite bytecode clean system-check \
+.PHONY: all build test lint bench equivalence weasyprint-suite docs-commands bytecode clean \
+	system-check \
 	system-check-test look
 
 all: build
@@ -54,6 +55,12 @@ lint: $(STAMP)
 
 bench: system-check $(STAMP) bytecode
 	$(BIN)/python bench/run.py
+
+# Every command the docs and --help show for HAMMERCRAWL! (rules-src/) and games/, run in a
+# copy of them (tests/test_help_examples.py; those for a `printshop new` project run in
+# `make test`); a few minutes
+docs-commands: system-check-test $(STAMP) bytecode
+	$(BIN)/python -m pytest -q -m repository_commands tests/test_help_examples.py
 
 # printshop's speed patches of WeasyPrint change no page: the kit, a foreign manuscript and
 # a print profile built with them and without them (render/weasy/registry.py); ~2 min alone
