@@ -75,7 +75,11 @@ def test_every_example_parses(name, where, argv):
 def places(tmp_path_factory):
     root = tmp_path_factory.mktemp("examples")
     new_project(root / "game", "Game")
-    shutil.copytree(RULES_SRC, root / "rules")
+    # like printshop's repository: HAMMERCRAWL! kept in rules-src/, the other games in games/
+    shutil.copytree(RULES_SRC, root / "rules" / "rules-src",
+                    ignore=shutil.ignore_patterns("build", ".printshop-cache"))
+    shutil.copytree(RULES_SRC.parent / "games", root / "rules" / "games",
+                    ignore=shutil.ignore_patterns("build", ".printshop-cache"))
     novel = root / "home" / "my-novel"
     novel.mkdir(parents=True)
     (novel / "01-start.md").write_text("# It Begins\n\nA dark and stormy night.\n")
