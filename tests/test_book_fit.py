@@ -151,3 +151,33 @@ def test_the_first_pass_decides_the_step_and_the_parts_are_numbered_once(rendere
     late, _ = render(renderer, book(count), CSS + STEPS, guess={**placed, "fits": {}})
     assert len(numbered) > len(parse(book(count)).parts)    # steps tried one round each
     assert late.pdf == cold.pdf
+
+
+def test_a_rebuild_after_an_edit_starts_the_part_at_its_last_step(renderer, spilling,
+                                                                  monkeypatch):
+    """Chapter 2 edited (one word more): the rebuild starts it at the step it had, tries the
+    steps below beside it, and comes out as a cold build of the edited book."""
+    from printshop.products.book import parts as book_parts
+
+    count = spilling[0]
+    _, placed = render(renderer, book(count), CSS + STEPS)
+    assert max(placed["steps"]) >= 1
+    edited = book(count).replace("<p>0. The dungeon", "<p>0. The deep dungeon")
+    started = []
+    real = book_parts.render_longest_first
+
+    def steps_of(ctx, jobs, counter=None):
+        started.extend("fit-" in job.html for job in jobs)
+        return real(ctx, jobs, counter)
+
+    monkeypatch.setattr(book_parts, "render_longest_first", steps_of)
+    book_pages._numbers_for.clear()
+    book_pages._fit_steps.clear()              # a new process: only the guess is left
+    job = RenderJob(html=edited, stylesheets=(Stylesheet(text=CSS + STEPS),), roots=(),
+                    base_url="", source="tiny book", extensions=(PageCheck(),))
+    rebuilt = book_pages.render_book(SimpleNamespace(renderer=renderer, progress=None), job,
+                                     placed)
+    assert started[:len(parse(edited).parts)].count(True) == 1   # at its step at once
+    monkeypatch.undo()
+    cold, _ = render(renderer, edited, CSS + STEPS)
+    assert rebuilt.pdf == cold.pdf
