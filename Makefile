@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PRINTSHOP := $(BIN)/printshop
 
-.PHONY: all build test lint bench equivalence weasyprint-suite docs-commands bytecode clean \
+.PHONY: all build test lint bench equivalence weasyprint-suite test-slow bytecode clean \
 	system-check \
 	system-check-test look
 
@@ -56,11 +56,12 @@ lint: $(STAMP)
 bench: system-check $(STAMP) bytecode
 	$(BIN)/python bench/run.py
 
-# Every command the docs and --help show for HAMMERCRAWL! (rules-src/) and games/, run in a
-# copy of them (tests/test_help_examples.py; those for a `printshop new` project run in
-# `make test`); a few minutes
-docs-commands: system-check-test $(STAMP) bytecode
-	$(BIN)/python -m pytest -q -m repository_commands tests/test_help_examples.py
+# The tests marked `slow` (minutes of work, left out of `make test`; in .ci/run): every
+# command the docs and --help show for HAMMERCRAWL! (rules-src/) and games/, run in a copy
+# of them (tests/test_help_examples.py), and the guide read back from its PDF on A4, A5 and
+# dtrpg-book (tests/test_kit_readback.py; Letter is in `make test`)
+test-slow: system-check-test $(STAMP) bytecode
+	$(BIN)/python -m pytest -q -m slow
 
 # printshop's speed patches of WeasyPrint change no page: the kit, a foreign manuscript and
 # a print profile built with them and without them (render/weasy/registry.py); ~2 min alone

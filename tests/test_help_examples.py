@@ -6,8 +6,8 @@ printshop's repository (rules-src/ and games/).
 Every example and command is parsed as the command line reads it, and every one for a
 `printshop new` project is run (`serve` runs until stopped: parsed only). Of the others,
 `make test` runs each command's cheapest (a pack of a few sheets, JSON); the rest roll and
-render dozens of sheets and HAMMERCRAWL!'s guide, minutes of work: `make docs-commands`
-runs them (marked `repository_commands`; in .ci/run)."""
+render dozens of sheets and HAMMERCRAWL!'s guide, minutes of work: `make test-slow`
+runs them (marked `slow`; in .ci/run)."""
 
 from __future__ import annotations
 
@@ -121,10 +121,10 @@ def test_every_example_works(places, monkeypatch, name, where, argv):
 REST = [(n, w, a) for n, w, a in EXAMPLES if a[0] != "serve" and (n, w, a) not in RUN]
 
 
-@pytest.mark.repository_commands
+@pytest.mark.slow
 @pytest.mark.parametrize("name, where, argv", REST, ids=[" ".join(a) for _, _, a in REST])
 def test_every_other_example_works(places, monkeypatch, name, where, argv):
-    """The game's examples `make test` only parses (`make docs-commands`, in .ci/run)."""
+    """The game's examples `make test` only parses (`make test-slow`, in .ci/run)."""
     test_every_example_works(places, monkeypatch, name, where, argv)
 
 
@@ -244,10 +244,10 @@ def test_every_command_in_the_docs_works_in_a_new_project(block, tmp_path, monke
     run_block(block, tmp_path, monkeypatch, made)
 
 
-@pytest.mark.repository_commands
+@pytest.mark.slow
 @pytest.mark.parametrize("block", REPOSITORY, ids=[f"{b.file}:{b.line}" for b in REPOSITORY])
 def test_every_command_in_the_docs_works_in_the_repository(block, tmp_path, monkeypatch):
-    """(`make docs-commands`, in .ci/run: these build HAMMERCRAWL!'s guide and kits,
+    """(`make test-slow`, in .ci/run: these build HAMMERCRAWL!'s guide and kits,
     minutes of work, too long for `make test`.)"""
     run_block(block, tmp_path, monkeypatch)
 

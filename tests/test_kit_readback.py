@@ -101,7 +101,11 @@ def guide_units(project) -> list[tuple[str, str]]:
     return [(w, t) for w, t in units if norm(t)]
 
 
-@pytest.mark.parametrize("variant", ["letter", "a4", "a5", "dtrpg-book"])
+@pytest.mark.parametrize("variant", ["letter",
+                                     # (a minute of guide builds: make test-slow)
+                                     pytest.param("a4", marks=pytest.mark.slow),
+                                     pytest.param("a5", marks=pytest.mark.slow),
+                                     pytest.param("dtrpg-book", marks=pytest.mark.slow)])
 def test_the_guide_prints_every_block_of_its_source(kit, project, tmp_path, variant):
     if variant == "letter":
         pdf = kit / "players-guide.pdf"
