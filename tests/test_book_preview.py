@@ -117,3 +117,28 @@ def test_the_chapter_alone_is_composed_as_in_the_whole_book(book, tmp_path):
     lore = chapters[2]
     assert 'id="table-omens"' in lore and 'id="table-armour"' not in lore
     assert lore.count('class="table') >= 2
+
+
+def test_a_chapter_set_tighter_in_the_book_is_previewed_at_its_step(book, monkeypatch):
+    """The page map keeps each chapter's fit step (products/book/fit.py), and the preview
+    lays the chapter out at it: its pages as the book prints them, not a near-empty last
+    page the book took in."""
+    from printshop.render.renderer import Renderer
+
+    pages = PageMap.from_json(entry_extra(book / "build", "book")["page_map"])
+    assert all(c["step"] in (0, 1, 2) for c in pages.chapters)
+    laid_out = []
+    render = Renderer.render
+
+    def recorded(self, jobs, **kwargs):
+        laid_out.extend(job.html for job in jobs)
+        return render(self, jobs, **kwargs)
+
+    monkeypatch.setattr(Renderer, "render", recorded)
+    pages.chapter("guide/03-lore.md")["step"] = 2
+    preview(book, "guide/03-lore.md", pages)
+    assert laid_out and all("fit-2" in html for html in laid_out)
+    laid_out.clear()
+    pages.chapter("guide/03-lore.md")["step"] = 0
+    preview(book, "guide/03-lore.md", pages)
+    assert laid_out and not any("fit-" in html for html in laid_out)

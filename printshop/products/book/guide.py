@@ -432,9 +432,10 @@ class Guide(Product):
             pdf, self.pages = result.pdf, result.pages
             anchors = BookPart.found_in(result).anchors
             if anchors:   # where every chapter and id fell: for `serve`'s previews
-                found = page_map(book, anchors, result.pages)
-                self.cache_extra = {"page_map": found.as_json()} if found else {}
                 parts = placed_as_json(job)
+                found = page_map(book, anchors, result.pages,
+                                 parts.get("steps") if parts else None)
+                self.cache_extra = {"page_map": found.as_json()} if found else {}
                 if parts:
                     self.cache_extra["parts"] = parts
             if self.options.blank_sheet:

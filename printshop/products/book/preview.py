@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from printshop.products.book.composed import Book, parse
+from printshop.products.book.fit import MAX_STEP
 from printshop.products.book.job import BookPart
 from printshop.products.book.pages import MAX_PASSES, literal_stylesheets
 from printshop.render.checks import PageCheck
@@ -34,7 +35,7 @@ class PageMap:
     """Where everything was in the last whole book: id → page, and each chapter's pages."""
 
     anchors: dict[str, int]
-    chapters: list[dict]     # {"source", "id", "first", "last"} in book order
+    chapters: list[dict]     # {"source", "id", "first", "last", "step"} in book order
     pages: int
 
     def as_json(self) -> dict:
@@ -51,15 +52,19 @@ class PageMap:
         return next((c for c in self.chapters if c["source"] == source), None)
 
 
-def page_map(book: Book | None, anchors: dict[str, int], pages: int) -> PageMap | None:
+def page_map(book: Book | None, anchors: dict[str, int], pages: int,
+             steps: list[int] | None = None) -> PageMap | None:
     """The map of a book (`composed.parse` of its HTML) rendered with `anchors`
-    (book_pages.render_book keeps them)."""
+    (book_pages.render_book keeps them) and its parts at their fit `steps`."""
     chapters: list[dict[str, Any]] = []
-    for part in book.parts if book is not None else []:
+    parts = book.parts if book is not None else []
+    if steps is None or len(steps) != len(parts):
+        steps = [0] * len(parts)
+    for part, step in zip(parts, steps):
         if part.kind == "chapter" and part.source and part.title_id and \
                 part.title_id in anchors:
             chapters.append({"source": part.source, "id": part.title_id,
-                             "first": anchors[part.title_id]})
+                             "first": anchors[part.title_id], "step": step})
     if not chapters:
         return None
     ends = [c["first"] for c in chapters[1:]] + [anchors.get("colophon", pages + 1)]
@@ -97,6 +102,11 @@ def render_chapter(ctx, job: RenderJob, source: str, pages: PageMap,
     if not found:
         return None
     number, part = found[0]
+    # set as tight as it was in the last whole book (products/book/fit.py): its pages as
+    # the book will likely print them, not a near-empty last page the book took in
+    step = known.get("step", 0)
+    if isinstance(step, int) and 0 < step <= MAX_STEP:
+        part = replace(part, step=step)
     first = known["first"]
     # the book's title, laid out invisibly at the top of the chapter: it sets the running
     # head's string as the title page does in the book
