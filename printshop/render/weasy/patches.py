@@ -7,6 +7,7 @@ from printshop.render.weasy import (
     column_span,
     font_folder,
     hyphenation,
+    line_end,
     memos,
     resume,
     speedups,
@@ -19,6 +20,7 @@ from printshop.render.weasy.registry import register
 register(column_span.PATCH)
 register(font_folder.PATCH)
 register(subsetting.FONT_DATES)
+register(line_end.PATCH)
 # speed: the same pages, sooner
 register(column_balance.BALANCE)
 register(column_balance.TRIAL)
