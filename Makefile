@@ -69,7 +69,7 @@ equivalence: system-check-test $(STAMP) bytecode
 	$(BIN)/python tools/equivalence.py
 
 # WeasyPrint's own test suite (from its sdist on PyPI, fetched once into .venv/) run with
-# printshop's patches and without: every test must have the same outcome; ~10 min alone
+# printshop's patches and without: every test must have the same outcome (but those a fix patch fixes); ~5 min alone
 weasyprint-suite: $(STAMP)
 	@$(PYTHON) printshop/system_check.py weasyprint-suite --install
 	$(BIN)/python tools/weasyprint_suite.py
