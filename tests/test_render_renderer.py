@@ -23,20 +23,61 @@ def test_release_stops_the_workers_and_the_next_render_starts_new_ones():
         assert renderer.pool.workers[0].process.pid != pid
 
 
-def test_a_job_handed_over_early_rides_with_the_next_batch():
-    # the book's blank sheet is rendered with the book's parts, on a core that would
-    # otherwise wait for the longest part, not after them on its own
+def test_a_job_handed_over_early_renders_when_a_worker_would_wait(monkeypatch):
+    # the book's blank sheet is rendered while a core would otherwise wait for the longest
+    # part, not after the book's parts on its own, and never before a task of the book's
+    from printshop.render.pool import pool
+
+    taken = []
+    take = pool._Batch.take
+
+    def logged(self, *args):
+        item = take(self, *args)
+        if item is not None:
+            taken.append(("rider" if self.priority is not None else "part", item[0]))
+        return item
+
+    monkeypatch.setattr(pool._Batch, "take", logged)
     with Renderer(processes=1) as renderer:
+        renderer.pool.start()
         rider = job("the sheet")
         renderer.also(rider)
-        first, = renderer.render([job("a part of the book")])
-        renderer.release()
-        sheet, = renderer.render([rider])
-        assert renderer.pool.workers == []     # no worker started: it was rendered already
-        assert first.pages == sheet.pages == 1
+        parts = renderer.render([job(f"part {n} of the book") for n in range(3)])
+        sheet, = renderer.render([rider])      # taken as it was rendered, not again
+        assert taken[0] == ("part", 0)         # handed over after the parts: none waited
+        assert [p.pages for p in parts] == [1, 1, 1] and sheet.pages == 1
         assert b"%PDF" in sheet.pdf[:8]
+        assert taken.count(("rider", 0)) == 1
         renderer.render([rider])               # once taken, it renders like any job
-        assert renderer.pool.workers
+        assert taken[-1] == ("part", 0)
+        renderer.also(job("never asked for"))
+        assert renderer.render([job("a card")])[0].pages == 1    # (nothing waits for it)
+
+
+def test_a_job_handed_over_early_goes_first_once_asked_for(monkeypatch):
+    # asked for while another caller keeps the workers busy (a kit's pack), it is rendered
+    # next, not behind all of their jobs
+    from printshop.render.pool import pool
+
+    taken = []
+    take = pool._Batch.take
+
+    def logged(self, *args):
+        item = take(self, *args)
+        if item is not None:
+            taken.append("rider" if self.priority is not None else item[0])
+        return item
+
+    monkeypatch.setattr(pool._Batch, "take", logged)
+    with Renderer(processes=1) as renderer:
+        rider = job("the sheet")
+        busy = renderer.in_background([job(f"a card sheet {n}") for n in range(20)])
+        renderer.also(rider)
+        book = renderer.in_background([job("a part of the book")])   # hands the rider over
+        sheet, = renderer.render([rider])
+        assert sheet.pages == 1
+        assert len(busy.result()) == 20 and len(book.result()) == 1
+        assert taken.index("rider") < 19
 
 
 def test_the_same_job_twice_in_a_list_is_rendered_once():
@@ -140,3 +181,41 @@ def test_a_queue_job_that_fails_is_a_clear_error_naming_it():
         with pytest.raises(PrintshopError) as failed:
             renderer.run(queue, lambda tag, result: None)
         assert "timed out" in failed.value.problems[0].message
+
+
+def test_work_while_idle_renders_behind_the_callers_jobs_and_gives_its_result(monkeypatch):
+    # the book's HTML edition is composed while the PDF renders: the fillable sheet it
+    # links renders when a worker would wait, and its result is there when asked for
+    from printshop.render.pool import pool
+
+    taken = []
+    take = pool._Batch.take
+
+    def logged(self, *args):
+        item = take(self, *args)
+        if item is not None:
+            taken.append("idle" if self.priority is not None else "book")
+        return item
+
+    monkeypatch.setattr(pool._Batch, "take", logged)
+    with Renderer(processes=1) as renderer:
+        renderer.pool.start()
+        book = renderer.in_background([job(f"part {n}") for n in range(4)])
+        edition = renderer.while_idle(lambda: renderer.render([job("the sheet")])[0].pages)
+        assert len(book.result()) == 4
+        assert edition.result() == 1
+        assert taken == ["book"] * 4 + ["idle"]
+
+
+def test_work_while_idle_that_fails_raises_where_its_result_is_asked_for():
+    with Renderer(processes=1) as renderer:
+        def compose():
+            raise ValueError("a broken template")
+
+        work = renderer.while_idle(compose)
+        try:
+            work.result()
+        except ValueError as error:
+            assert "broken template" in str(error)
+        else:
+            raise AssertionError("the error was lost")

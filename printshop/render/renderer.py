@@ -1,6 +1,7 @@
 """The renderer: render jobs handed to worker processes (render/pool/pool.py), each run by
 `pdf.render_job`; results taken from the build's chunk cache where it has them, a small job
-carried along with the next batch (`also`), every failure turned into a PrintshopError."""
+handed over early rendered while a worker would wait (`also`), every failure turned into a
+PrintshopError."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 
 from printshop import deps
 from printshop.errors import PrintshopError, Problem
+from printshop.render.background import Background, IdleWork
 from printshop.render.job import Cached, RenderJob, RenderResult, preload, render_job, warm_up
 from printshop.render.job_warnings import unique as _unique
 from printshop.render.pool.pool import DEFAULT_TIMEOUT, TaskFailed, WorkerPool
@@ -26,15 +28,76 @@ class Renderer:
         # Several threads render at once (a build's products, `serve`'s preview and HTML
         # editions): the pool shares its workers between them; this guards the riders
         self._lock = threading.RLock()
-        self._riders: list[RenderJob] = []        # to render with the next batch (`also`)
-        self._rode: dict[str, RenderResult] = {}  # their results, by job key
+        self._pending: dict[str, RenderJob] = {}   # job key → a job for `also`, not started
+        self._riding: dict[str, Background] = {}   # job key → its render (`also`)
 
     def also(self, job: RenderJob) -> None:
-        """Render `job` at the end of the next batch of jobs (when a worker is free) and keep
-        its result for the `render` that asks for it: a small job a product needs after a
-        long batch (the blank sheet after the book's parts) then costs no time of its own."""
+        """Render `job` whenever a worker has nothing else to do, and keep its result for the
+        `render` that asks for it (which, if it is not rendered by then, has it rendered next):
+        a small job a product needs after a long render (the blank sheet after the book's
+        parts) then costs no time of its own. It is handed to the pool once the next render
+        is (before, it would take a worker the first jobs of that render wait for)."""
+        from printshop.render.chunks import job_key
+
         with self._lock:
-            self._riders.append(job)
+            self._pending.setdefault(job_key(job), job)
+
+    def _start_riders(self) -> None:
+        """The jobs `also` was given, each rendered on a thread of its own as an idle batch."""
+        from printshop.render.pool.pool import Idle, idle_batch
+
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        for key, job in pending.items():
+            priority = Idle()
+            token = idle_batch.set(priority)
+            try:   # (its own render does not look for riders: it is one)
+                riding = Background(lambda jobs: self._list_render(jobs, None, riders=False),
+                                    [job], on_thread=not self.pool.serial)
+            finally:
+                idle_batch.reset(token)
+            riding.priority = priority
+            with self._lock:
+                self._riding[key] = riding
+
+    @contextlib.contextmanager
+    def _riders_after_listing(self):
+        """Around a render: the riders handed to the pool once its batch is listed."""
+        from printshop.render.pool.pool import on_batch_listed
+
+        if not self._pending:
+            yield
+            return
+        before = on_batch_listed.get()
+
+        def listed() -> None:
+            self._start_riders()
+            if before is not None:   # (after: its caller may ask for a rider at once)
+                before()
+
+        token = on_batch_listed.set(listed)
+        try:
+            yield
+        finally:
+            on_batch_listed.reset(token)
+
+    def _ridden(self, key: str) -> RenderResult | None:
+        """The result of a job handed over by `also`, waited for (hurried); None if none (or
+        it was never started: it is rendered with the caller's jobs)."""
+        with self._lock:
+            self._pending.pop(key, None)
+            riding = self._riding.pop(key, None)
+        if riding is None:
+            return None
+        if riding.priority is not None:
+            riding.priority.hurry()
+            self.pool.wake()
+        return riding.result()[0]
+
+    def while_idle(self, make) -> "IdleWork":
+        """`make()` on a thread of its own while the caller renders, its renders handed out
+        only when the workers have nothing else (until its result is asked for)."""
+        return IdleWork(make, self.pool)
 
     def in_background(self, jobs: list[RenderJob]) -> "Background":
         """Render `jobs` on a thread while the caller goes on (preparing the next jobs): its
@@ -46,7 +109,7 @@ class Renderer:
         """A renderer kept warm across builds (`serve`): workers keep their fonts but drop
         the stylesheets and images they parsed, which may have been edited since."""
         self.epoch += 1
-        self._riders, self._rode = [], {}
+        self._pending, self._riding = {}, {}
 
     def __enter__(self):
         return self
@@ -71,10 +134,10 @@ class Renderer:
             return self._lazy_render(jobs, on_done)
         return self._list_render(list(jobs), on_done)
 
-    def _list_render(self, jobs, on_done) -> list[RenderResult]:
+    def _list_render(self, jobs, on_done, riders: bool = True) -> list[RenderResult]:
         """A list of jobs: identical jobs rendered once (a deck's backs are the same page on
-        every full sheet); a job that rode along an earlier batch, or rendered before (the
-        chunk cache), taken as it is; the rest rendered with the riders waiting (`also`)."""
+        every full sheet); a job handed over before (`also`), or rendered before (the chunk
+        cache), taken as it is; the rest rendered."""
         from printshop.render.chunks import job_key
 
         keys = [job_key(job) for job in jobs]
@@ -83,8 +146,7 @@ class Renderer:
             indices.setdefault(key, []).append(index)
         found: dict[str, RenderResult] = {}
         for key in indices:
-            with self._lock:
-                rode = self._rode.pop(key, None)
+            rode = self._ridden(key) if riders else None
             if rode is not None:
                 found[key] = rode
                 deps.merge(rode.read)
@@ -93,29 +155,19 @@ class Renderer:
                 deps.merge(cached.read)   # what the cached render read, for the build cache
         todo = [key for key in indices if key not in found]
         if todo:
-            with self._lock:
-                riders, self._riders = self._riders, []
-            keyed = [(key, job) for job in riders if (key := job_key(job)) not in indices]
-            batch = todo + [key for key, _ in keyed]
-
             def finished(n: int, result: RenderResult) -> None:
-                if on_done is not None and n < len(todo):
-                    for index in indices[batch[n]]:
+                if on_done is not None:
+                    for index in indices[todo[n]]:
                         on_done(index, result)
 
-            rendered = self._render([jobs[indices[key][0]] for key in todo] +
-                                    [job for _, job in keyed], finished)
-            for key, result in zip(batch, rendered):
+            rendered = self._render([jobs[indices[key][0]] for key in todo], finished)
+            for key, result in zip(todo, rendered):
                 if self.cache is not None:
                     self.cache.put(key, result)
-                if key in indices:
-                    found[key] = result
-                else:
-                    with self._lock:
-                        self._rode[key] = result
+                found[key] = result
             if self.cache is not None:
                 with self._lock:
-                    self.cache.rendered += len(batch)
+                    self.cache.rendered += len(todo)
         if self.cache is not None:
             with self._lock:
                 self.cache.reused += len(jobs) - len(todo)
@@ -158,7 +210,8 @@ class Renderer:
 
         feed = _PoolFeed(queue, self.epoch, self.cache, on_done)
         try:
-            self.pool.run(feed, finished)
+            with self._riders_after_listing():
+                self.pool.run(feed, finished)
         except TaskFailed as failed:
             raise _failure(feed.jobs[failed.index], failed) from None
         finally:
@@ -171,7 +224,8 @@ class Renderer:
 
     def _render(self, jobs, on_done=None, stamped=None) -> list[RenderResult]:
         try:
-            results = self.pool.map(stamped or _Stamped(jobs, self.epoch), on_done=on_done)
+            with self._riders_after_listing():
+                results = self.pool.map(stamped or _Stamped(jobs, self.epoch), on_done=on_done)
         except TaskFailed as failed:
             raise _failure(jobs[failed.index], failed) from None
         for result in results:
@@ -277,47 +331,3 @@ class _Stamped:
                 return Cached(found)
             self.keys[index] = key
         return job
-
-
-class Background:
-    """A render on a thread of its own, in a copy of the caller's context (what it reads is
-    recorded for the build like any render's); `result()` returns it or raises its error.
-    The caller goes on once its jobs are in the pool's list (or done): the thread, left to
-    get there while the caller works, took 0.4 s (each of its waits for the interpreter
-    lock), and the caller's next jobs went first."""
-
-    def __init__(self, render, jobs, on_thread: bool = True):
-        import contextvars
-
-        self._results: list[RenderResult] = []
-        self._error: BaseException | None = None
-        self._listed = threading.Event()
-        context = contextvars.copy_context()
-        self._thread = threading.Thread(target=context.run, args=(self._run, render, jobs),
-                                        daemon=True)
-        if not on_thread:
-            context.run(self._run, render, jobs)
-            return
-        self._thread.start()
-        self._listed.wait()
-
-    def _run(self, render, jobs) -> None:
-        from printshop.render.pool.pool import on_batch_listed
-
-        on_batch_listed.set(self._listed.set)
-        try:
-            self._results = render(jobs)
-        except BaseException as error:   # given to the caller by result()
-            self._error = error
-        finally:
-            self._listed.set()   # nothing to render (all cached), or it failed first
-
-    def join(self) -> None:
-        if self._thread.ident is not None:
-            self._thread.join()
-
-    def result(self) -> list[RenderResult]:
-        self.join()
-        if self._error is not None:
-            raise self._error
-        return self._results

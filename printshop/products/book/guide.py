@@ -386,6 +386,7 @@ class Guide(Product):
         self._warn_unprinted_tables(ctx, self._composed_inputs[0])
         project = self.project
         written: dict[str, bytes] = {}
+        screen = None   # the HTML edition, composed while the PDF renders
         if "pdf" in self.options.formats:
             html = self.compose(ctx, "print")
             profile = self.print_profile()
@@ -403,8 +404,13 @@ class Guide(Product):
             if "html" in self.options.formats:   # while the parent waits for the workers
                 fonts_for_screen_ahead([stylesheet(project, s) for s in
                                         self.options.screen_stylesheets], project.read_roots)
+                screen = ctx.renderer.while_idle(lambda: self.compose(ctx, "screen"))
             book = parse(html)    # its parts, ids and page references, read once
-            result = render_book(ctx, job, guess, book)
+            try:
+                result = render_book(ctx, job, guess, book)
+            finally:
+                if screen is not None:
+                    screen.join()   # (the compose below shares its Markdown reader)
             claimed = self._claimed_fonts
             if set(result.fonts) != set(claimed):
                 # the colophon must name every font in the PDF: say what was really used
@@ -455,7 +461,9 @@ class Guide(Product):
                 name, data = layouts.imposed(ctx, self, f"{self.name}.pdf", pdf, layout, title)
                 written[name] = data
         if "html" in self.options.formats:
-            written[f"{self.name}.html"] = self.compose(ctx, "screen").encode("utf-8")
+            html = screen.result() if "pdf" in self.options.formats and screen is not None \
+                else self.compose(ctx, "screen")
+            written[f"{self.name}.html"] = html.encode("utf-8")
         for name, data in written.items():
             output.add(name, data)
         # what it was built from: for the author and tools, not printed in the book
@@ -548,3 +556,4 @@ def _save_qualities(cls) -> list[dict]:
 
 
 PRODUCT = Guide
+

@@ -38,6 +38,23 @@ from printshop.render.pool.workers import _Worker
 on_batch_listed: contextvars.ContextVar[Callable[[], None] | None] = \
     contextvars.ContextVar("on_batch_listed", default=None)
 
+# A batch started with this set to an `Idle` is handed out only when no other batch has a
+# task to give (Renderer.also: the book's blank sheet, rendered while a worker would wait)
+idle_batch: contextvars.ContextVar["Idle | None"] = contextvars.ContextVar(
+    "idle_batch", default=None)
+
+
+class Idle:
+    """A batch's low priority, which its caller lifts (`hurry`) once it waits for the
+    results: from then on its tasks go before every other batch's (it is a small one)."""
+
+    def __init__(self):
+        self.rank = 2        # 0: hurried, 1: a batch like the others, 2: idle
+
+    def hurry(self) -> None:
+        self.rank = 0
+
+
 DEFAULT_TIMEOUT = float(os.environ.get("PRINTSHOP_RENDER_TIMEOUT", "600"))
 DEFAULT_MEMORY_MB = int(os.environ.get("PRINTSHOP_RENDER_MEMORY_MB", "4096"))
 
@@ -65,6 +82,11 @@ class _Batch:
         self.finished: list[tuple[int, Any]] = []   # results waiting for on_done
         self.dry = False     # the queue had nothing at the last take (on_done may add)
         self.error: BaseException | None = None
+        self.priority = idle_batch.get()    # an Idle, or None: a batch like the others
+
+    @property
+    def rank(self) -> int:
+        return 1 if self.priority is None else self.priority.rank
 
     @property
     def over(self) -> bool:
@@ -195,6 +217,10 @@ class WorkerPool:
         if batch.error is not None:
             raise batch.error
 
+    def wake(self) -> None:
+        """A pump waiting on busy workers looks again (a batch hurried: Renderer.also)."""
+        self._wake()
+
     def _wake(self) -> None:
         """A pump waiting on busy workers looks again (a new batch, new tasks)."""
         try:
@@ -252,6 +278,12 @@ class WorkerPool:
                 with self._state:
                     candidates = [b for b in self._batches if not b.dry and b.error is None
                                   and b not in passed]
+                    # an idle batch waits while another's results are not handled yet
+                    # (its on_done may add the tasks that should go next)
+                    waiting = any(b.finished for b in self._batches if b.rank < 2)
+                candidates.sort(key=lambda b: b.rank)   # (stable: the oldest first in each)
+                if waiting:
+                    candidates = [b for b in candidates if b.rank < 2]
                 if not candidates:
                     break
                 batch = candidates[0]

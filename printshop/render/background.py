@@ -1,0 +1,90 @@
+"""Work on a thread of its own while the caller renders: a render (`Background`: a pack's
+cover while its sheets' forms are prepared, a rider handed over by `Renderer.also`) or any
+work whose renders wait for idle workers (`IdleWork`: the book's HTML edition)."""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+
+from printshop.render.job import RenderResult
+from printshop.render.pool.pool import Idle
+
+
+class Background:
+    """A render on a thread of its own, in a copy of the caller's context (what it reads is
+    recorded for the build like any render's); `result()` returns it or raises its error.
+    The caller goes on once its jobs are in the pool's list (or done): the thread, left to
+    get there while the caller works, took 0.4 s (each of its waits for the interpreter
+    lock), and the caller's next jobs went first."""
+
+    def __init__(self, render, jobs, on_thread: bool = True):
+        self._results: list[RenderResult] = []
+        self._error: BaseException | None = None
+        self._listed = threading.Event()
+        self.priority: Idle | None = None   # an `also` rider's (set by the renderer)
+        context = contextvars.copy_context()
+        self._thread = threading.Thread(target=context.run, args=(self._run, render, jobs),
+                                        daemon=True)
+        if not on_thread:
+            context.run(self._run, render, jobs)
+            return
+        self._thread.start()
+        self._listed.wait()
+
+    def _run(self, render, jobs) -> None:
+        from printshop.render.pool.pool import on_batch_listed
+
+        on_batch_listed.set(self._listed.set)
+        try:
+            self._results = render(jobs)
+        except BaseException as error:   # given to the caller by result()
+            self._error = error
+        finally:
+            self._listed.set()   # nothing to render (all cached), or it failed first
+
+    def join(self) -> None:
+        if self._thread.ident is not None:
+            self._thread.join()
+
+    def result(self) -> list[RenderResult]:
+        self.join()
+        if self._error is not None:
+            raise self._error
+        return self._results
+
+
+class IdleWork:
+    """`make()` on a thread of its own, in a copy of the caller's context (what it reads and
+    warns is the caller's product's), its renders idle batches until `join` or `result`:
+    the book's HTML edition composed while the workers lay the PDF out and the parent only
+    waits for them (its Jinja, and the fillable sheet it links, were ~1 s after the PDF)."""
+
+    def __init__(self, make, pool):
+        from printshop.render.pool.pool import idle_batch
+
+        self._value = None
+        self._error: BaseException | None = None
+        self._pool, self._priority = pool, Idle()
+        context = contextvars.copy_context()
+        context.run(idle_batch.set, self._priority)
+        self._thread = threading.Thread(target=context.run, args=(self._run, make),
+                                        daemon=True)
+        self._thread.start()
+
+    def _run(self, make) -> None:
+        try:
+            self._value = make()
+        except BaseException as error:   # raised where the result is asked for
+            self._error = error
+
+    def join(self) -> None:
+        self._priority.hurry()
+        self._pool.wake()
+        self._thread.join()
+
+    def result(self):
+        self.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
