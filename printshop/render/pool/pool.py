@@ -247,6 +247,15 @@ class WorkerPool:
                         with self._state:
                             self._start(self.processes)
                         continue
+                    with self._state:
+                        # an idle batch (`mine`) held back while another's results wait for
+                        # their caller: wait for it to hand them over, rather than spin
+                        held = mine.rank == 2 and not mine.dry and \
+                            any(b.finished for b in self._batches if b.rank < 2)
+                        if held:
+                            self._state.wait(0.05)
+                    if held:
+                        continue
                     return   # every queue is dry: `mine` is over, or its on_done adds
                 ahead = next((b for b in self._batches if not b.dry and b.error is None),
                              None)
