@@ -1,4 +1,5 @@
-"""The renderer: worker processes started, stopped, and jobs carried along a batch."""
+"""The renderer: worker processes started, stopped, and jobs handed over to render while
+workers would wait."""
 
 from __future__ import annotations
 
@@ -10,6 +11,24 @@ from printshop.render.renderer import Renderer
 def job(text: str) -> RenderJob:
     return RenderJob(html=f"<p>{text}</p>", stylesheets=(), roots=(str(RULES_SRC),),
                      base_url=RULES_SRC.as_uri() + "/", source="test")
+
+
+def takes(monkeypatch) -> list[tuple[bool, int]]:
+    """(whether its batch was handed over as idle, its index) of each task a worker takes, in
+    the order taken."""
+    from printshop.render.pool import pool
+
+    taken: list[tuple[bool, int]] = []
+    take = pool._Batch.take
+
+    def logged(self, *args):
+        item = take(self, *args)
+        if item is not None:
+            taken.append((self.priority is not None, item[0]))
+        return item
+
+    monkeypatch.setattr(pool._Batch, "take", logged)
+    return taken
 
 
 def test_release_stops_the_workers_and_the_next_render_starts_new_ones():
@@ -26,30 +45,19 @@ def test_release_stops_the_workers_and_the_next_render_starts_new_ones():
 def test_a_job_handed_over_early_renders_when_a_worker_would_wait(monkeypatch):
     # the book's blank sheet is rendered while a core would otherwise wait for the longest
     # part, not after the book's parts on its own, and never before a task of the book's
-    from printshop.render.pool import pool
-
-    taken = []
-    take = pool._Batch.take
-
-    def logged(self, *args):
-        item = take(self, *args)
-        if item is not None:
-            taken.append(("rider" if self.priority is not None else "part", item[0]))
-        return item
-
-    monkeypatch.setattr(pool._Batch, "take", logged)
+    taken = takes(monkeypatch)
     with Renderer(processes=1) as renderer:
         renderer.pool.start()
         rider = job("the sheet")
         renderer.also(rider)
         parts = renderer.render([job(f"part {n} of the book") for n in range(3)])
         sheet, = renderer.render([rider])      # taken as it was rendered, not again
-        assert taken[0] == ("part", 0)         # handed over after the parts: none waited
+        assert taken[0] == (False, 0)          # handed over after the parts: none waited
         assert [p.pages for p in parts] == [1, 1, 1] and sheet.pages == 1
         assert b"%PDF" in sheet.pdf[:8]
-        assert taken.count(("rider", 0)) == 1
+        assert taken.count((True, 0)) == 1
         renderer.render([rider])               # once taken, it renders like any job
-        assert taken[-1] == ("part", 0)
+        assert taken[-1] == (False, 0)
         renderer.also(job("never asked for"))
         assert renderer.render([job("a card")])[0].pages == 1    # (nothing waits for it)
 
@@ -57,18 +65,7 @@ def test_a_job_handed_over_early_renders_when_a_worker_would_wait(monkeypatch):
 def test_a_job_handed_over_early_goes_first_once_asked_for(monkeypatch):
     # asked for while another caller keeps the workers busy (a kit's pack), it is rendered
     # next, not behind all of their jobs
-    from printshop.render.pool import pool
-
-    taken = []
-    take = pool._Batch.take
-
-    def logged(self, *args):
-        item = take(self, *args)
-        if item is not None:
-            taken.append("rider" if self.priority is not None else item[0])
-        return item
-
-    monkeypatch.setattr(pool._Batch, "take", logged)
+    taken = takes(monkeypatch)
     with Renderer(processes=1) as renderer:
         rider = job("the sheet")
         busy = renderer.in_background([job(f"a card sheet {n}") for n in range(20)])
@@ -77,7 +74,7 @@ def test_a_job_handed_over_early_goes_first_once_asked_for(monkeypatch):
         sheet, = renderer.render([rider])
         assert sheet.pages == 1
         assert len(busy.result()) == 20 and len(book.result()) == 1
-        assert taken.index("rider") < 19
+        assert [idle for idle, _ in taken].index(True) < 19
 
 
 def test_the_same_job_twice_in_a_list_is_rendered_once():
@@ -186,25 +183,14 @@ def test_a_queue_job_that_fails_is_a_clear_error_naming_it():
 def test_work_while_idle_renders_behind_the_callers_jobs_and_gives_its_result(monkeypatch):
     # the book's HTML edition is composed while the PDF renders: the fillable sheet it
     # links renders when a worker would wait, and its result is there when asked for
-    from printshop.render.pool import pool
-
-    taken = []
-    take = pool._Batch.take
-
-    def logged(self, *args):
-        item = take(self, *args)
-        if item is not None:
-            taken.append("idle" if self.priority is not None else "book")
-        return item
-
-    monkeypatch.setattr(pool._Batch, "take", logged)
+    taken = takes(monkeypatch)
     with Renderer(processes=1) as renderer:
         renderer.pool.start()
         book = renderer.in_background([job(f"part {n}") for n in range(4)])
         edition = renderer.while_idle(lambda: renderer.render([job("the sheet")])[0].pages)
         assert len(book.result()) == 4
         assert edition.result() == 1
-        assert taken == ["book"] * 4 + ["idle"]
+        assert [idle for idle, _ in taken] == [False] * 4 + [True]
 
 
 def test_work_while_idle_that_fails_raises_where_its_result_is_asked_for():
