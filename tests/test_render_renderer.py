@@ -205,3 +205,17 @@ def test_work_while_idle_that_fails_raises_where_its_result_is_asked_for():
             assert "broken template" in str(error)
         else:
             raise AssertionError("the error was lost")
+
+
+def test_work_while_idle_in_a_serial_build_runs_where_its_result_is_asked_for(monkeypatch):
+    # --serial is for a debugger: one thing at a time, in order, no thread of its own
+    import threading
+
+    monkeypatch.setenv("PRINTSHOP_SERIAL", "1")
+    ran = []
+    with Renderer(processes=1) as renderer:
+        work = renderer.while_idle(lambda: ran.append(threading.current_thread()) or
+                                   renderer.render([job("the sheet")])[0].pages)
+        assert ran == []
+        assert work.result() == 1 and ran == [threading.current_thread()]
+        assert work.result() == 1 and len(ran) == 1

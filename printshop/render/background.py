@@ -58,7 +58,9 @@ class IdleWork:
     """`make()` on a thread of its own, in a copy of the caller's context (what it reads and
     warns is the caller's product's), its renders idle batches until `join` or `result`:
     the book's HTML edition composed while the workers lay the PDF out and the parent only
-    waits for them (its Jinja, and the fillable sheet it links, were ~1 s after the PDF)."""
+    waits for them (its Jinja, and the fillable sheet it links, were ~1 s after the PDF).
+    Serial (`--serial`): no thread; `make()` runs where its result is first asked for, so a
+    debugger sees one thing at a time, in the order a build without it did them."""
 
     def __init__(self, make, pool):
         from printshop.render.pool.pool import idle_batch
@@ -66,6 +68,10 @@ class IdleWork:
         self._value = None
         self._error: BaseException | None = None
         self._pool, self._priority = pool, Idle()
+        self._make = make if pool.serial else None
+        self._thread: threading.Thread | None = None
+        if self._make is not None:
+            return
         context = contextvars.copy_context()
         context.run(idle_batch.set, self._priority)
         self._thread = threading.Thread(target=context.run, args=(self._run, make),
@@ -79,9 +85,14 @@ class IdleWork:
             self._error = error
 
     def join(self) -> None:
+        if self._make is not None:
+            make, self._make = self._make, None
+            self._run(make)
+            return
         self._priority.hurry()
         self._pool.wake()
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
 
     def result(self):
         self.join()
