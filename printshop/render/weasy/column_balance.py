@@ -12,9 +12,15 @@ quarters of those parts' layout time.
 tries come in runs of one step (1 px while no need is known, then the smallest need);
 a run ends at its first try that fits or reports a smaller need, and that try is found
 by doubling the index, then halving the gap; from there the next run starts as
-WeasyPrint's would. Where fitting grows with height, as it does for ordinary content,
+WeasyPrint's would. Two measures of a try point the search where to look first, while no
+box says how much it needs: what a try that does not fit left over after its last column
+(laid out once more, unbounded: the columns must grow by about its height shared between
+them), and how high the tallest column of a try that fits reached, its last margin
+included (a try that high lays the same columns out; the height just under it is tried,
+then it). Where fitting grows with height, as it does for ordinary content,
 the columns come out exactly as before (every product of the kit is byte for byte the
-same; the guide's contents page takes 16 layouts instead of 132); where it does not, the
+same; the guide's contents page takes 4 layouts of its columns instead of WeasyPrint's
+132, 15 by doubling and halving alone); where it does not, the
 search may settle on another height at which the content was seen to fit. The layout the
 loop leaves behind is one at the chosen height, as WeasyPrint's is (when a search had to
 try that height again, it is laid out as the final columns will be, so that they can take
@@ -27,7 +33,7 @@ otherwise nothing is patched and WeasyPrint balances as it always has.
 
 from __future__ import annotations
 
-from math import inf
+from math import ceil, inf
 
 from printshop.render.weasy.column_trial import ColumnTrial, history_matters
 from printshop.render.weasy.registry import Patch, SourceEdit
@@ -40,8 +46,26 @@ _START = (
     """                        balancing = True
                         height = sum(consumed_heights) / count
                         search = BalanceSearch(height, max_height, lost_space,
-                                               history_matters(context, column_children))
+                                               history_matters(context, column_children),
+                                               count)
                         lost_space = inf
+                        used_height = 0
+""")
+# the room the tallest column takes, its last box's bottom margin included (the margin
+# counts when WeasyPrint says whether a column fits; its balancing average leaves it out)
+_USED = (
+    """                    empty_space = height - consumed_height
+""",
+    """                    empty_space = height - consumed_height
+                    used_height = max(used_height, consumed_height)
+""")
+_USED_FROM = (
+    """        column_skip_stack = skip_stack
+        lost_space = inf
+""",
+    """        column_skip_stack = skip_stack
+        lost_space = inf
+        used_height = 0
 """)
 _STEP = (
     """            if balancing:
@@ -61,12 +85,23 @@ _STEP = (
 """,
     """            if balancing:
                 # printshop: the next height to try (printshop/render/weasy/column_balance.py)
-                height = search.next(height, column_skip_stack is None, lost_space)
+                left_over = 0
+                if column_skip_stack is not None and search.wants_left_over(lost_space):
+                    left_over = left_over_height(
+                        context, block_box_layout, remove_placeholders, column_box,
+                        column_skip_stack, containing_block, first_letter_style,
+                        first_line_style)
+                height = search.next(height, column_skip_stack is None, lost_space,
+                                     left_over, used_height)
+                used_height = 0
                 lost_space = inf
                 if search.done:
                     stop_rendering = search.overflows
                     break
 """)
+
+
+HINTED_TRIES = 2   # tries of a run asked where a hint pointed, of each kind
 
 
 class BalanceSearch:
@@ -76,14 +111,17 @@ class BalanceSearch:
     is the smallest need (`lost`) any try has reported, or 1 px while none has; stop at the
     first try that fits, or give up (`overflows`) past the page's height. A run of tries
     with one step ends at the first that fits or reports a smaller need: that try is found
-    by doubling the index, then halving the gap. `exact`: WeasyPrint's own tries, one a
+    by doubling the index, then halving the gap, the tries' hints first (`next`'s
+    `left_over` and `used`). `exact`: WeasyPrint's own tries, one a
     step (content whose fit is not monotonic in the height, or whose layout depends on the
     layouts before it: `column_trial.history_matters`)."""
 
-    def __init__(self, start: float, max_height: float, lost: float, exact: bool = False):
+    def __init__(self, start: float, max_height: float, lost: float, exact: bool = False,
+                 count: int = 1):
         self.max_height = max_height
         self.need = lost            # WeasyPrint's remembered smallest need (inf: none yet)
         self.exact = exact
+        self.count = max(1, count)  # the columns
         self.done = self.overflows = False
         self.last: float | None = None     # the height of the last try
         self.final: float | None = None    # the chosen height, tried once more
@@ -98,10 +136,15 @@ class BalanceSearch:
         self.tried: dict[int, tuple[bool, float]] = {}
         self.below, self.above = -1, None   # last index known to go on, first to end
         self.asked = 0
+        self.hints: dict[int, float] = {}   # index tried → the height it hints at
+        self.hinted = {"up": 0, "down": 0}  # tries asked where a hint pointed
 
-    def next(self, height: float, fits: bool, lost: float) -> float:
+    def next(self, height: float, fits: bool, lost: float, left_over: float = 0.0,
+             used: float = 0.0) -> float:
         """The height of the next try after one at `height`; sets `done` when the search
-        ends (the returned height is then the columns' height)."""
+        ends (the returned height is then the columns' height). `left_over`: the height of
+        the content left after the last column (a try that does not fit); `used`: the
+        height of the tallest column (a try that fits)."""
         self.last = height
         if self.final is not None:      # the re-try at the chosen height, so the layout
             self.done = True            # left behind is one at that height
@@ -117,15 +160,21 @@ class BalanceSearch:
         self.tried[index] = (fits, lost)
         if fits or lost < self.need:
             self.above = index if self.above is None else min(self.above, index)
+            if fits and used > 0:
+                self.hints[index] = used
         else:
             self.below = max(self.below, index)
+            if left_over > 0:
+                self.hints[index] = height + left_over / self.count
         last = len(self.heights) - 1
         if self.above is None:
             if self.below >= last:      # the next step would pass the page's height
                 return self._give_up()
-            return self._ask(min(2 * self.below + 1, last))
+            hint = self._hint_up(last)
+            return self._ask(min(2 * self.below + 1, last) if hint is None else hint)
         if self.above > self.below + 1:
-            return self._ask((self.below + self.above) // 2)
+            hint = self._hint_down()
+            return self._ask((self.below + self.above) // 2 if hint is None else hint)
         height = self.heights[self.above]
         fits, lost = self.tried[self.above]
         if fits:
@@ -136,9 +185,50 @@ class BalanceSearch:
         self._run(height + lost)
         return self.heights[0]
 
+    def wants_left_over(self, lost: float) -> bool:
+        """Whether the next try's height would come from what the last try left over:
+        only while no box has said how much more it needs (WeasyPrint's steps of 1 px;
+        with a need, its steps are already that long)."""
+        return not self.exact and min(self.need, lost) == inf and self.final is None and \
+            self.above is None and self.hinted["up"] < HINTED_TRIES
+
     def _ask(self, index: int) -> float:
         self.asked = index
         return self.heights[index]
+
+    # Where to look next, from how the tries went. The tries only narrow where the first
+    # height that ends the run can be, so the same height is found whatever they hint;
+    # good hints find it in a few tries, and a run takes HINTED_TRIES of each kind at the
+    # most, so hints that mislead cost a few tries
+    def _index_of(self, height: float) -> int:
+        """The first index whose height is at least `height`."""
+        return max(0, ceil((height - self.heights[0]) / self.step - 1e-6))
+
+    def _hint_up(self, last: int) -> int | None:
+        """No try has ended the run yet: what the highest try left after its columns,
+        shared between the columns, says how much higher they must be at least (each px
+        more takes about a px more of it into each column)."""
+        hint = self.hints.get(self.below)
+        if hint is None or self.hinted["up"] >= HINTED_TRIES:
+            return None
+        self.hinted["up"] += 1
+        return min(max(self._index_of(hint), self.below + 1), last)
+
+    def _hint_down(self) -> int | None:
+        """A try fitted: its tallest column says how high the columns must be at the most
+        (a try that high lays the same columns out): the height just under that is
+        tried, then that height."""
+        used = self.hints.get(self.above)
+        if used is None or self.hinted["down"] >= HINTED_TRIES:
+            return None
+        index = self._index_of(used)
+        if self.below < index - 1 < self.above and index - 1 not in self.tried:
+            self.hinted["down"] += 1
+            return index - 1
+        if index == self.below + 1 and index < self.above:
+            self.hinted["down"] += 1
+            return index
+        return None
 
     def _give_up(self) -> float:
         self.done = self.overflows = True
@@ -150,6 +240,22 @@ class BalanceSearch:
         else:
             self.final = height
         return height
+
+
+def left_over_height(context, block_box_layout, remove_placeholders, column_box, skip_stack,
+                     containing_block, first_letter_style, first_line_style) -> float:
+    """The height of the content a try of the columns left over, laid out in one column
+    with no bottom (as WeasyPrint lays the next box out to measure its need), then
+    forgotten: nothing of it stays in the layout's context."""
+    shapes = len(context.excluded_shapes)
+    rest = block_box_layout(context, column_box, -inf, skip_stack, containing_block, True,
+                            [], [], [], first_letter_style, first_line_style, discard=False,
+                            max_lines=None)[0]
+    del context.excluded_shapes[shapes:]
+    if rest is None:
+        return 0.0
+    remove_placeholders(context, [rest], [], [])
+    return rest.height
 
 
 # printshop: the last try's columns stand in for the final layout (render/weasy/column_trial.py)
@@ -220,10 +326,12 @@ BALANCE = Patch(
     targets={FUNCTION: "7a05cce3272fc581"},
     why="WeasyPrint balances a run of columns by adding 1 px a layout while no box says "
         "how much more it needs (132 layouts for the guide's contents page)",
-    gain="24.5 % of the guide's cold-build CPU (its contents page in 16 column "
-         "layouts instead of 132)",
-    edits=(SourceEdit(FUNCTION, (_START, _STEP), names=lambda: {"BalanceSearch": BalanceSearch,
-                                                   "history_matters": history_matters},
+    gain="24.5 % of the guide's cold-build CPU, measured when its contents page took 16 "
+         "layouts of its columns (WeasyPrint: 132; 4 tries now, on the tries' hints)",
+    edits=(SourceEdit(FUNCTION, (_USED_FROM, _START, _USED, _STEP),
+                      names=lambda: {"BalanceSearch": BalanceSearch,
+                                     "left_over_height": left_over_height,
+                                     "history_matters": history_matters},
                       rebind=_REBIND),),
 )
 TRIAL = Patch(
