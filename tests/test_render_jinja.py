@@ -44,6 +44,40 @@ def test_sandbox_refuses_python_internals(templates, text):
     assert "not allowed" in p.message or "has no attribute" in p.message or "unsafe" in p.message
 
 
+def test_the_sandbox_says_what_jinja_says_of_each_attribute_once_per_type():
+    # its verdicts are remembered by (type, name): Jinja's own for every kind of object
+    # it judges by type (functions, methods, types, code, generators, mutable builtins)
+    import collections
+    import types
+
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    def gen():
+        yield 1
+
+    def func():
+        return 1
+
+    env, jinja = make_environment([]), ImmutableSandboxedEnvironment()
+    objects = [func, "".join, [].append, str, func.__code__, gen(), [], {}, set(),
+               collections.deque(), collections.OrderedDict(), object(), 3, "text",
+               types.SimpleNamespace(name="x")]
+    names = ["append", "update", "pop", "clear", "add", "mro", "__globals__", "__code__",
+             "gi_frame", "__class__", "_private", "name", "upper", "items", "f_globals"]
+    for obj in objects:
+        for name in names:
+            value = getattr(obj, name, None)
+            expected = jinja.is_safe_attribute(obj, name, value)
+            assert env.is_safe_attribute(obj, name, value) == expected, (obj, name)
+            assert env.is_safe_attribute(obj, name, value) == expected, (obj, name)
+
+
+@pytest.mark.parametrize("text", ["{{ x.append(1) }}", "{{ y.update({}) }}"])
+def test_sandbox_refuses_changing_what_a_template_is_given(templates, text):
+    p = problem(templates, "x.html.j2", text, x=[], y={})
+    assert "not allowed" in p.message or "unsafe" in p.message
+
+
 def test_include_outside_the_template_folder_is_refused(templates, tmp_path):
     (tmp_path / "x").write_text("secret")
     p = problem(templates, "x.html.j2", '{% include "../x" %}')
