@@ -218,14 +218,15 @@ class BalanceSearch:
         """A try fitted: its tallest column says how high the columns must be at the most
         (a try that high lays the same columns out): the height just under that is
         tried, then that height."""
-        used = self.hints.get(self.above)
-        if used is None or self.hinted["down"] >= HINTED_TRIES:
+        above = self.above
+        used = None if above is None else self.hints.get(above)
+        if above is None or used is None or self.hinted["down"] >= HINTED_TRIES:
             return None
         index = self._index_of(used)
-        if self.below < index - 1 < self.above and index - 1 not in self.tried:
+        if self.below < index - 1 < above and index - 1 not in self.tried:
             self.hinted["down"] += 1
             return index - 1
-        if index == self.below + 1 and index < self.above:
+        if index == self.below + 1 and index < above:
             self.hinted["down"] += 1
             return index
         return None
