@@ -138,6 +138,7 @@ class BalanceSearch:
         self.asked = 0
         self.hints: dict[int, float] = {}   # index tried → the height it hints at
         self.hinted = {"up": 0, "down": 0}  # tries asked where a hint pointed
+        self.under: int | None = None       # the try under a fitting try's tallest column
 
     def next(self, height: float, fits: bool, lost: float, left_over: float = 0.0,
              used: float = 0.0) -> float:
@@ -159,6 +160,10 @@ class BalanceSearch:
         index = self.asked
         self.tried[index] = (fits, lost)
         if fits or lost < self.need:
+            if fits and index == self.under:
+                # the height under the tallest column fits too: the columns' content
+                # moves between them (lines, not blocks), the hint says little here
+                self.hinted["down"] = HINTED_TRIES
             self.above = index if self.above is None else min(self.above, index)
             if fits and used > 0:
                 self.hints[index] = used
@@ -217,7 +222,8 @@ class BalanceSearch:
     def _hint_down(self) -> int | None:
         """A try fitted: its tallest column says how high the columns must be at the most
         (a try that high lays the same columns out): the height just under that is
-        tried, then that height."""
+        tried, then that height. When the height under it fits too, the content flows
+        between the columns (the tallest column says little): halving goes on."""
         above = self.above
         used = None if above is None else self.hints.get(above)
         if above is None or used is None or self.hinted["down"] >= HINTED_TRIES:
@@ -225,6 +231,7 @@ class BalanceSearch:
         index = self._index_of(used)
         if self.below < index - 1 < above and index - 1 not in self.tried:
             self.hinted["down"] += 1
+            self.under = index - 1
             return index - 1
         if index == self.below + 1 and index < above:
             self.hinted["down"] += 1
