@@ -8,6 +8,7 @@ from math import inf
 
 import pytest
 
+from conftest import pdf_text
 from printshop.render.job import RenderJob, render_job
 from printshop.render.weasy import column_balance, registry
 from printshop.render.weasy.column_balance import BalanceSearch
@@ -255,6 +256,17 @@ def test_taking_the_last_try_gives_weasyprints_pdf(column_layouts, extra, style)
     assert our_layouts <= their_layouts
     if not extra and not style:
         assert our_layouts < their_layouts * 0.75
+    # and against the source: every section of it on the pages, in order (a try laid out
+    # once more to measure what it left over must leave nothing out, nor print it twice)
+    text = " ".join(pdf_text(ours).split())
+    at = 0
+    for i in range(60):
+        for words in (f"Section {i}", f"another {i}"):
+            found = text.find(words, at)
+            assert found >= 0, f"{words!r} is missing from the pages"
+            at = found + len(words)
+    assert text.count("Spanning") == 1
+
 
 
 def _count_takes(monkeypatch) -> list[bool]:
