@@ -31,8 +31,9 @@ BOOK = """<!DOCTYPE html>
 
 
 class _Judge(HTMLParser):
-    """The standard library's tokenizer, reading what composed.parse must find: each
-    top-level chapter or colophon section starts a part; each part's ids and links."""
+    """The standard library's tokenizer, reading what composed.parse must find: the
+    contents (a top-level nav or section of class toc) after the title page, and each
+    top-level chapter or colophon section, start a part; each part's ids and links."""
 
     def __init__(self):
         super().__init__()
@@ -45,6 +46,10 @@ class _Judge(HTMLParser):
             return
         if not self.body:
             return
+        if tag in ("nav", "section") and self.depth == 0 and \
+                "toc" in (attrs.get("class") or "").split() and len(self.parts) == 1 and \
+                self.parts[0][1]:
+            self.parts.append(["toc", set(), set()])
         if tag == "section":
             classes = (attrs.get("class") or "").split()
             if self.depth == 0 and ("chapter" in classes or "colophon" in classes):
@@ -67,8 +72,8 @@ def test_the_parts_ids_and_links_are_what_an_html_parser_reads():
     judge.feed(BOOK)
     book = parse(BOOK)
     assert [[p.kind, p.own, p.links] for p in book.parts] == judge.parts
-    assert [p.kind for p in book.parts] == ["front", "chapter", "chapter", "colophon"]
-    one = book.parts[1]
+    assert [p.kind for p in book.parts] == ["front", "toc", "chapter", "chapter", "colophon"]
+    one = book.parts[2]
     assert (one.source, one.title_id, one.title) == ("a.md", "one", "One\n & Only")
     assert "nested" in one.own and "in-one" in one.own
     assert book.title_without_ids() == '<p class="book-title">Hammer &amp; Tongs</p>'
@@ -94,21 +99,21 @@ def test_the_whole_book_carries_each_parts_fit_step_as_the_part_alone_does():
     # (laid out whole where WeasyPrint cannot carry running heads into a part: the fit
     # steps the parts settled must hold there too)
     book = parse(BOOK)
-    steps = [0, 2, 1, 0]
+    steps = [0, 0, 2, 1, 0]
     assert len(book.parts) == len(steps)
     numbered = book.numbered({"one": 3}, steps)
     assert '<section data-source="a.md" class="chapter intro fit-2">' in numbered
     assert '<SECTION CLASS="chapter fit-1" data-source="b.md">' in numbered
     assert '<a data-page-ref="3" href="#one" class="toc">' in numbered
     # as in the part laid out alone, and nothing else changed
-    alone = dataclasses.replace(book.parts[1], step=2)
+    alone = dataclasses.replace(book.parts[2], step=2)
     assert 'class="chapter intro fit-2"' in alone.document({}).html
     assert numbered.replace(" fit-2", "").replace(" fit-1", "") == book.numbered({"one": 3})
 
 
 def test_a_part_alone_points_links_to_other_parts_at_stand_ins_the_join_points_back():
     book = parse(BOOK)
-    one = book.parts[1]
+    one = book.parts[2]
     made = one.document({"two": 7}, elsewhere=book.ids - one.own, next_kind="chapter")
     html = made.html
     assert html.startswith(BOOK[:BOOK.index("<section")])           # the book's head
@@ -126,3 +131,23 @@ def test_a_part_alone_points_links_to_other_parts_at_stand_ins_the_join_points_b
     assert again.refs == [(f"#{EXTERNAL}two", "123"), ("#in-one", "5")]
     other = one.document({"two": 7}, elsewhere=book.ids - one.own, next_kind="colophon")
     assert other.text != made.text
+
+
+def test_the_contents_after_a_title_page_are_a_part_of_their_own():
+    # the title page (with its cover picture) is laid out once, not with every try of the
+    # contents; the blank page between them comes from the contents' empty element
+    book = parse(BOOK)
+    front, contents = book.parts[:2]
+    title = front.document({}, elsewhere=book.ids - front.own, next_kind=contents.kind).html
+    assert '<section class="title-page">' in title and "<nav" not in title
+    assert title.endswith('<section class="toc"></section></body></html>')
+    made = contents.document({"one": 3}, elsewhere=book.ids - contents.own,
+                             next_kind="chapter").html
+    body = made[made.index("<body"):]
+    assert body.index('<nav class="toc">') < body.index(f'<div id="{EXTERNAL}one">') < \
+        body.index('data-page-ref="3"')           # the stand-ins inside the nav
+    assert "title-page" not in made
+    # contents without a title page before them stay the front matter
+    alone = parse(BOOK.replace('<section class="title-page"><p id="top" class="book-title">'
+                               'Hammer &amp; Tongs</p></section>', ""))
+    assert [p.kind for p in alone.parts] == ["front", "chapter", "chapter", "colophon"]

@@ -116,15 +116,16 @@ def test_the_step_marks_the_parts_flows_not_the_title_page():
     html = ('<html><body><section class="title-page"><p>T</p></section><nav class="toc">'
             '</nav><section data-source="a.md" class=\'chapter intro\'></section>'
             '</body></html>')
-    front, chapter = parse(html).parts
+    front, contents, chapter = parse(html).parts
 
     def made(part, step):
         return replace(part, step=step).document(None).html
 
-    assert '<nav class="toc fit-2">' in made(front, 2)
-    assert '<section class="title-page">' in made(front, 2)
+    assert '<nav class="toc fit-2">' in made(contents, 2)
+    assert '<section class="title-page">' in made(front, 2)    # (no flow: nothing to mark)
+    assert "fit-" not in made(front, 2)
     assert '<section data-source="a.md" class=\'chapter intro fit-2\'>' in made(chapter, 2)
-    assert "fit-" not in made(front, 0) + made(chapter, 0)
+    assert "fit-" not in made(front, 0) + made(contents, 0) + made(chapter, 0)
 
 
 def test_the_first_pass_decides_the_step_and_the_parts_are_numbered_once(renderer, spilling,
@@ -139,9 +140,9 @@ def test_the_first_pass_decides_the_step_and_the_parts_are_numbered_once(rendere
     numbered = []
     real = book_parts.render_longest_first
 
-    def counting(ctx, jobs, counter=None):
+    def counting(ctx, jobs, counter=None, seconds=None):
         numbered.extend(job.get(BookPart).first for job in jobs)
-        return real(ctx, jobs, counter)
+        return real(ctx, jobs, counter, seconds)
 
     monkeypatch.setattr(book_parts, "render_longest_first", counting)
     cold, placed = render(renderer, book(count), CSS + STEPS)
@@ -166,9 +167,9 @@ def test_a_rebuild_after_an_edit_starts_the_part_at_its_last_step(renderer, spil
     started = []
     real = book_parts.render_longest_first
 
-    def steps_of(ctx, jobs, counter=None):
+    def steps_of(ctx, jobs, counter=None, seconds=None):
         started.extend("fit-" in job.html for job in jobs)
-        return real(ctx, jobs, counter)
+        return real(ctx, jobs, counter, seconds)
 
     monkeypatch.setattr(book_parts, "render_longest_first", steps_of)
     book_pages._numbers_for.clear()

@@ -241,3 +241,26 @@ def test_where_named_strings_cannot_be_carried_into_a_part_the_book_is_laid_out_
     for number, (a, b) in enumerate(zip(ours.pages, theirs.pages), start=1):
         assert a.extract_text() == b.extract_text(), f"page {number}"
     assert "TINY BOOK" in theirs.pages[3].extract_text()   # a running head on a left page
+
+
+def test_the_parts_go_out_longest_first_by_the_seconds_they_took_before():
+    """A part's HTML says little of its cost (the title page: a line of HTML and a cover
+    picture to decode and write): where every job has the CPU seconds its part took in the
+    first pass, the longest by them goes to the workers first; the results come back in the
+    jobs' order whatever the order they were rendered in."""
+    handed = []
+
+    class Renderer:
+        def render(self, jobs, **_):
+            handed.extend(jobs)
+            return [SimpleNamespace(html=job.html) for job in jobs]
+
+    ctx = SimpleNamespace(renderer=Renderer(), progress=None)
+    jobs = [RenderJob(html=html, stylesheets=(), roots=(), base_url="", source="book")
+            for html in ("<p>title</p>", "x" * 5000, "y" * 900)]
+    results = book_parts.render_longest_first(ctx, jobs, None, [0.6, 0.4, 0.9])
+    assert [job.html for job in handed] == [jobs[2].html, jobs[0].html, jobs[1].html]
+    assert [result.html for result in results] == [job.html for job in jobs]
+    handed.clear()      # a job without its seconds: by the HTML's length
+    book_parts.render_longest_first(ctx, jobs, None, [0.6, 0.0, 0.9])
+    assert [job.html for job in handed] == [jobs[1].html, jobs[2].html, jobs[0].html]

@@ -97,6 +97,9 @@ class RenderResult:
     # (the patch `carried-strings` skipped): the book is then laid out whole
     # (products/book/parts.py)
     strings_carried: bool = True
+    # the worker's CPU seconds for the job (0: not rendered here): how long a later job of
+    # the same part is likely to take, to hand the longest out first; never in the output
+    seconds: float = 0.0
     # extension name → what it found (`Extension.found_in(result)` reads it typed)
     found: dict[str, Any] = field(default_factory=dict)
 
@@ -280,6 +283,7 @@ def render_job(job: RenderJob) -> RenderResult:
     with deps.recording(reads):
         result = _render_job(job)
     result.read = reads.files
+    result.seconds = time.process_time() - started
     _account("job", started)
     return result
 

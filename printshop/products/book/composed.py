@@ -2,9 +2,10 @@
 
 The book's HTML (templates/guide.html.j2, or a project's own) is read once by an HTML
 tokenizer (the standard library's): where the body starts and ends, where each part starts
-(the front matter, then each `<section>` of class `chapter` or `colophon` that is not
-inside another section), the ids in each part, and the *places* its page references go:
-every `<a href="#ID">`. Everything after that is a substitution over those places:
+(the front matter, the contents if a title page comes before them, then each `<section>`
+of class `chapter` or `colophon` that is not inside another section), the ids in each
+part, and the *places* its page references go: every `<a href="#ID">`. Everything after
+that is a substitution over those places:
 
 * `Part.document(numbers, …)`: the part as a document of its own (the book's head and body
   tag around it), each reference carrying its target's page (`data-page-ref="N"`, read by
@@ -46,7 +47,7 @@ class Ref:
 
 @dataclass
 class Part:
-    """One part of the book: its kind ("front", "chapter", "colophon"), its slice
+    """One part of the book: its kind ("front", "toc", "chapter", "colophon"), its slice
     [start, end) of the book's body, the ids it holds (`own`), its references (`refs`) and
     the ids they link to (`links`)."""
 
@@ -326,6 +327,14 @@ class _Reader:
             flow = attributes["class"][1:]
         else:
             flow = None
+        if tag in ("section", "nav") and self.sections == 0 and "toc" in classes and \
+                len(book.parts) == 1 and part.opening:
+            # the contents after a title page: a part of its own, so that the title page
+            # (a cover picture, often megabytes) is laid out and written once, not with
+            # every try of the contents' columns and numbers
+            part = Part(book, "toc", offset, offset)
+            book.parts.append(part)
+            part.opening = end
         if tag == "section":
             kind = next((c for c in PART_CLASSES if c in classes), None)
             if self.sections == 0 and kind is not None:

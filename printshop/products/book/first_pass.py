@@ -138,7 +138,10 @@ def _best_numbers(parts: list, results: list, known: dict[str, int]) -> dict[str
     from printshop.products.book.parts import own_pages
 
     covered = _covered(parts, results)
-    done = [(i, r) for i, r in enumerate(results) if r is not None]
+    # (not the title page's pages: a page of a picture and a blank say nothing of the text)
+    done = [(i, r) for i, r in enumerate(results)
+            if r is not None and not (parts[i].kind == "front" and len(parts) > 1 and
+                                      parts[1].kind == "toc")]
     rate = (sum(own_pages(r, i, len(parts)) for i, r in done) /
             max(1, sum(parts[i].size for i, _ in done))) if done else None
     first = next((i for i, r in enumerate(results) if r is None), len(parts))

@@ -126,7 +126,7 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None,
     parts = list(book.parts)     # (a part fitted tighter is replaced in this list)
     key = _book_key(job, sheets)
     known = _numbers_for.get(key)
-    passes, kept = MAX_PASSES, None
+    passes, kept, seconds = MAX_PASSES, None, None
     fitting = Fitting(parts, sheets, _fit_steps)
     if guess is not None:
         _fit_steps.update(fits_from_json(guess))
@@ -142,7 +142,9 @@ def render_book(ctx, job: RenderJob, guess: dict | None = None,
         results, kept = first_pass(ctx, job, parts, sheets, numbers_in_pseudo_elements(sheets),
                                    fitting)
         known = placed(parts, results)
-    settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept, fitting)
+        seconds = [result.seconds if result else 0.0 for result in results]
+    settled = render_in_parts(ctx, job, parts, sheets, known, passes, kept, fitting,
+                              seconds)
     if settled is None:     # the parts never agreed
         return _render_whole(ctx, job, book, sheets, known[1])
     result, _numbers_for[key] = settled

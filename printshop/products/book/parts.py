@@ -104,10 +104,16 @@ def placed(parts: list[Part], results: Sequence[RenderResult | None]
     return firsts, pages, strings
 
 
-def render_longest_first(ctx, jobs: list[RenderJob], counter=None) -> list[RenderResult]:
-    """The jobs' results in order, the longest parts handed to the workers first: a long
-    chapter started last would keep one core busy while the other idles."""
-    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
+def render_longest_first(ctx, jobs: list[RenderJob], counter=None,
+                         seconds: list[float] | None = None) -> list[RenderResult]:
+    """The jobs' results in order, the longest handed to the workers first: a long chapter
+    started last would keep one core busy while the other idles. How long each is: the
+    CPU `seconds` its part took before, where every job has them (the title page with its
+    picture is short HTML and no short job), else its HTML's length."""
+    if seconds is not None and len(seconds) == len(jobs) and all(seconds):
+        order = sorted(range(len(jobs)), key=lambda i: -seconds[i])
+    else:
+        order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
     told = {"on_done": lambda *_: counter.update(step=1)} if counter and counter.progress \
         else {}
     results = ctx.renderer.render([jobs[i] for i in order], **told)
@@ -123,7 +129,8 @@ def own_pages(result: RenderResult, index: int, count: int) -> int:
 
 def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
                     known: tuple, passes: int = MAX_PASSES,
-                    kept: list[tuple[str, int]] | None = None, fitting=None
+                    kept: list[tuple[str, int]] | None = None, fitting=None,
+                    seconds: list[float] | None = None
                     ) -> tuple[RenderResult | None, tuple] | None:
     """The book from its parts laid out with what `known` (`placed`) says of them (finished
     from the first pass's layouts where `kept` says a worker keeps them), again where that
@@ -133,8 +140,10 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
     WeasyPrint cannot carry the running heads' named strings into a part (the patch
     `carried-strings` skipped), the parts still settle the numbers and the fit steps (the
     strings only print in the margins), and the result is None with what was placed: the
-    caller lays the whole book out with them."""
+    caller lays the whole book out with them. `seconds`: each part's CPU time in the
+    first pass (the order its jobs are handed out in)."""
     firsts, numbers, strings = known
+    seconds = list(seconds) if seconds is not None else [0.0] * len(parts)
     results: list[RenderResult | None] = [None] * len(parts)
     used: list[tuple | None] = [None] * len(parts)
 
@@ -165,11 +174,13 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
                               sheets, numbers, firsts, [index], False, strings)
         counter = Counter(ctx.progress, f"{_name(job)}: setting the pages", len(jobs),
                           "parts")
-        laid_out = render_longest_first(ctx, jobs, counter)
+        laid_out = render_longest_first(ctx, jobs, counter, [seconds[i] for i in todo] +
+                                        [seconds[index] for index, _, _ in probes])
         for (index, step, key), result in zip(probes, laid_out[len(todo):]):
             fitting.tried(index, step, key, result)
             probed[index, step] = (uses(index), result)
         for index, result in zip(todo, laid_out):
+            seconds[index] = result.seconds or seconds[index]
             carried = carried and result.strings_carried
             results[index] = result
             used[index] = uses(index)
