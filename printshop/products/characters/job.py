@@ -30,7 +30,8 @@ class LayeredSheet(JobExtension):
             return None
         from printshop.render.pdf.layers import stamp_css, stamps_html
 
-        return run.layout(stamps_html(list(self.stamps)),
+        # in one flow, cut into a page a stamp once written (render/pdf/stamp_pages.py)
+        return run.layout(stamps_html(list(self.stamps), flow=True),
                           extra=[stamp_css(run.state, run.font_config)])
 
     def after_layout(self, run, document) -> None:
@@ -43,12 +44,37 @@ class LayeredSheet(JobExtension):
                 run.found[self.name] = geometry
 
     def after_pdf(self, run, pdf: bytes) -> bytes:
+        if self.stamps:
+            return self._stamps_cut(run, pdf)
         if self.overlay is None:
             return pdf
         from printshop.render.pdf.layers import draw_layers
 
         return draw_layers(self.overlay, run.job.uncompressed, run.kept[self.name], pdf,
                            run.state)
+
+    def _stamps_cut(self, run, pdf: bytes) -> bytes:
+        """The stamps' flow cut into a page a stamp, stamp n on page n; where its content is
+        more than text (a border, a picture), laid out a page a stamp instead."""
+        from printshop.render.pdf.layers import stamp_css, stamps_html
+        from printshop.render.pdf.stamp_pages import cut
+        from printshop.render.weasy.slots import slot_geometry
+
+        count = len(self.stamps)
+        pages = run.kept[self.name]
+        made = cut(pdf, pages, count, run.job.uncompressed) if not run.job.layout_only \
+            else None
+        if made is not None:
+            where = {name: slot for page in pages for name, slot in page.items()}
+            run.found[self.name] = [{f"s{n}": where[f"s{n}"]} for n in range(count)]
+            run.pages = count
+            return made
+        document = run.layout(stamps_html(list(self.stamps)),
+                              extra=[stamp_css(run.state, run.font_config)])
+        run.found[self.name] = slot_geometry(document)
+        run.pages = len(document.pages)
+        return b"" if run.job.layout_only else \
+            document.write_pdf(uncompressed_pdf=run.job.uncompressed)
 
     @classmethod
     def found_as_json(cls, found):

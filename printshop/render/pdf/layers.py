@@ -76,15 +76,16 @@ STAMP_CSS = """
 .ps-stamp { display: block !important; position: static !important; margin: 0 !important;
   padding: 0 !important; border: 0 none !important; background: none !important;
   height: auto !important; min-height: 0 !important; float: none !important;
-  visibility: visible !important; }
+  visibility: visible !important; break-inside: avoid !important; }
 """
 
 
-def stamps_html(requests: list[tuple[Slot, str]]) -> str:
-    """One page per stamp: copies of the slot's ancestors (the first is <body>, shared),
-    then the slot's own element, as wide as the slot, holding the text (already HTML).
-    Stamps one after the other with the same ancestors share one copy of them (a page
-    break between them): each element costs its style, whether or not it draws anything."""
+def stamps_html(requests: list[tuple[Slot, str]], flow: bool = False) -> str:
+    """One page per stamp (or, `flow`, one after the other: render/pdf/stamp_pages.py cuts
+    them apart): copies of the slot's ancestors (the first is <body>, shared), then the
+    slot's own element, as wide as the slot, holding the text (already HTML). Stamps one
+    after the other with the same ancestors share one copy of them (a page break between
+    them): each element costs its style, whether or not it draws anything."""
     from html import escape
 
     body = requests[0][0].chain[0] if requests and requests[0][0].chain else ("body", "")
@@ -97,7 +98,7 @@ def stamps_html(requests: list[tuple[Slot, str]]) -> str:
                 parts.extend(f"</{t}>" for t, _ in reversed(open_chain))
             parts.extend(f'<{t} class="{escape(c)} ps-chain">' for t, c in chain)
             open_chain = chain
-        brk = "break-before: page !important; " if n else ""
+        brk = "break-before: page !important; " if n and not flow else ""
         parts.append(f'<{slot.tag} class="{escape(slot.cls)} ps-stamp" data-slot="s{n}" '
                      f'style="{brk}width: {slot.content_width!r}px !important">{text}'
                      f'</{slot.tag}>')
