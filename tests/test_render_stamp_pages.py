@@ -114,3 +114,19 @@ def test_content_the_cut_cannot_attribute_is_refused(operators, why):
               (1, Slot(x=0, y=25, width=50, height=15, top=25, margin_top=0,
                        margin_height=15, content_x=0, content_y=25, content_width=50))]
     assert stamp_pages._cut_page(ops, stamps) is None, why
+
+
+def test_a_clip_and_the_transforms_around_it_are_written_again_in_their_order():
+    # an icon: clipped to its box, then scaled; written for its stamp as it was drawn
+    import pikepdf
+
+    pdf = pikepdf.new()
+    ops = pikepdf.parse_content_stream(pikepdf.Stream(pdf, (
+        b"1 0 0 -1 0 100 cm q 0.75 0 0 0.75 0 0 cm q 0 10 50 15 re W n 2 0 0 2 0 0 cm "
+        b"0.5 0 0 rg 1 6 m 5 6 l 5 9 l f Q Q")))
+    stamps = [(0, Slot(x=0, y=10, width=50, height=15, top=10, margin_top=0,
+                       margin_height=15, content_x=0, content_y=10, content_width=50))]
+    made = pikepdf.unparse_content_stream(stamp_pages._cut_page(ops, stamps)[0]).split()
+    drawn = made[made.index(b"q", 14):]    # (after the base and its q)
+    assert drawn[:drawn.index(b"f") + 1] == (
+        b"q 0 10 50 15 re W n 2 0 0 2 0 0 cm 0.5 0 0 rg 1 6 m 5 6 l 5 9 l f").split()

@@ -100,7 +100,11 @@ def _cut_page(operators: list, stamps: list[tuple[int, Slot]]) -> dict[int, list
     if transforms != _BASE_TRANSFORMS:
         return None
     opened = sum(str(op.operator) == "q" for op in base)
-    states: list[dict] = [{"ctm": _IDENTITY, "clip": ()}]
+    # each level's state: "ctm", the transform since the base (where things are);
+    # "geometry", the transforms and clips made since the base, in the order they were made
+    # (written again before each thing, they make the same transform and clip); and the
+    # graphics state, colours and text state by the operator that set them
+    states: list[dict] = [{"ctm": _IDENTITY, "geometry": ()}]
     out: dict[int, list] = {index: list(base) for index, _ in stamps}
     in_text = False
     run: list | None = None       # the text run being read: its operators
@@ -113,13 +117,8 @@ def _cut_page(operators: list, stamps: list[tuple[int, Slot]]) -> dict[int, list
         """q, the transform and clip in force, the graphics state and colours (`text`:
         only the font and text parameters, for inside a text object)."""
         now = states[-1]
-        made = []
-        if not text:
-            made.append(_operator("q"))
-            if now["ctm"] != _IDENTITY:
-                made.append(_operator("cm", *now["ctm"]))
-            made += list(now["clip"])
-        made += [item for key, item in now.items() if key not in ("ctm", "clip") and
+        made = [] if text else [_operator("q"), *now["geometry"]]
+        made += [item for key, item in now.items() if key not in ("ctm", "geometry") and
                  (key in _TEXT_STATE) == text]
         return made
 
@@ -173,7 +172,7 @@ def _cut_page(operators: list, stamps: list[tuple[int, Slot]]) -> dict[int, list
             if not path:
                 return None
             if clipping:               # a clip (W n, or painted too): kept as state
-                states[-1]["clip"] = (*states[-1]["clip"], *path, _operator("n"))
+                states[-1]["geometry"] = (*states[-1]["geometry"], *path, _operator("n"))
             if op != "n":
                 ys = _path_ys(path, states[-1]["ctm"])
                 found = _owner(stamps, min(ys), max(ys), (min(ys) + max(ys)) / 2) \
@@ -187,6 +186,7 @@ def _cut_page(operators: list, stamps: list[tuple[int, Slot]]) -> dict[int, list
             return None                # a path left unpainted
         elif op == "cm":
             states[-1]["ctm"] = _times([float(v) for v in item.operands], states[-1]["ctm"])
+            states[-1]["geometry"] = (*states[-1]["geometry"], item)
         elif op == "q":
             states.append(dict(states[-1]))
         elif op == "Q":
