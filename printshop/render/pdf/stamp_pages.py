@@ -24,7 +24,7 @@ import io
 
 from printshop.render.weasy.slots import Slot
 
-# what may stand between text objects: saving and restoring the state, colours, the
+# what may stand between the things drawn: saving and restoring the state, colours, the
 # graphics state (opacity) and line settings
 _STATE = {"q", "Q", "gs", "rg", "RG", "g", "G", "k", "K", "cs", "CS", "sc", "scn", "SC",
           "SCN", "w", "J", "j", "M", "d", "ri", "i"}
@@ -44,11 +44,17 @@ _BOXES = ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox", "/ArtBox")
 
 def cut(pdf: bytes, pages: list[dict], count: int, uncompressed: bool) -> bytes | None:
     """`pdf` (stamps s0 … s{count-1} laid out in one flow; `pages`: each page's slots, as
-    `slot_geometry` reads them) as one page per stamp, in order; None where its content is
-    not only text this can attribute to one stamp."""
+    `slot_geometry` reads them) as one page per stamp, in order; None where its content
+    holds something this cannot attribute to one stamp."""
     import pikepdf
 
-    source = pikepdf.open(io.BytesIO(pdf))
+    with pikepdf.open(io.BytesIO(pdf)) as source, pikepdf.new() as out:
+        return _cut(source, out, pages, count, uncompressed)
+
+
+def _cut(source, out, pages: list[dict], count: int, uncompressed: bool) -> bytes | None:
+    import pikepdf
+
     if len(source.pages) != len(pages):
         return None
     made: dict[int, tuple[int, list]] = {}    # stamp → (its page, its operators)
@@ -62,7 +68,6 @@ def cut(pdf: bytes, pages: list[dict], count: int, uncompressed: bool) -> bytes 
             made[index] = (number, operators)
     if sorted(made) != list(range(count)):
         return None
-    out = pikepdf.new()
     cache: dict = {}
     for index in range(count):
         number, operators = made[index]
