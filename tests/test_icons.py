@@ -109,3 +109,69 @@ def test_a_class_with_an_unknown_icon_is_named_at_its_line(project_copy):
     assert str(info.value).startswith(f"{path}:{line}:") or \
         f"classes.yaml:{line}:" in str(info.value)
     assert "no icon 'orge' (did you mean 'ogre'" in str(info.value)
+
+
+# an icon as web icon sets draw them: strokes and fills in the colour of the text around
+WEB_ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" '
+            'stroke="currentColor" stroke-width="4"><rect x="2" y="2" width="20" height="20" '
+            'fill="currentcolor"/></svg>')
+
+
+def _project_with_icons(tmp_path):
+    (tmp_path / "icons").mkdir()
+    (tmp_path / "icons" / "web.svg").write_text(WEB_ICON)
+    (tmp_path / "icons" / "drawn.svg").write_text(WEB_ICON.replace("currentColor", "#00aa00")
+                                                  .replace("currentcolor", "#00aa00"))
+    return tmp_path
+
+
+def test_a_project_icon_drawn_in_current_colour_asks_for_the_colour(tmp_path):
+    icons = IconSet(_project_with_icons(tmp_path))
+    assert 'src="project:icons/web.svg?ink=%23aa0000"' in icons.html(icons.find("web"),
+                                                                   "#aa0000")
+    # one drawn in colours of its own prints as drawn; a colour that is not one is not asked
+    assert 'src="project:icons/drawn.svg"' in icons.html(icons.find("drawn"), "#aa0000")
+    assert 'src="project:icons/web.svg"' in icons.html(icons.find("web"), "red;x")
+
+
+def test_the_fetcher_draws_current_colour_in_the_ink_asked(tmp_path):
+    from printshop.render.fetcher import ProjectFetcher
+
+    root = _project_with_icons(tmp_path)
+    fetcher = ProjectFetcher([root])
+    inked = fetcher.fetch("project:icons/web.svg?ink=%23aa0000").read().decode()
+    assert 'stroke="#aa0000"' in inked and 'fill="#aa0000"' in inked
+    assert "currentcolor" not in inked.lower()
+    assert fetcher.fetch("project:icons/web.svg").read().decode() == WEB_ICON
+    # nothing but a colour is written into the file
+    assert fetcher.fetch("project:icons/web.svg?ink=url(x)").read().decode() == WEB_ICON
+    assert fetcher.fetch((root / "icons" / "web.svg").as_uri() + "?ink=%2300aa00"
+                         ).read().decode().count("#00aa00") == 2
+
+
+def _printed_colours(pdf: bytes) -> set[tuple[int, int, int]]:
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(pdf)[0]
+    image = page.render(scale=2).to_pil().convert("RGB")
+    return {colour for _, colour in image.getcolors(maxcolors=1 << 20) if sum(colour) < 600}
+
+
+def test_a_project_icon_prints_in_the_colour_asked_on_the_page_and_in_html(tmp_path):
+    from printshop.products.book.art import embed_images
+    from printshop.render.job import RenderJob, render_job
+
+    root = _project_with_icons(tmp_path)
+    html, warnings = field(root, "Flee :icon[web]{colour=#aa0000} now")
+    assert warnings == [] and "?ink=%23aa0000" in html
+    pdf = render_job(RenderJob(html=f"<html><body><p>{html}</p></body></html>", stylesheets=(),
+                               roots=(str(root), str(TEMPLATES_DIR)),
+                               base_url=root.as_uri() + "/", source="test")).pdf
+    reds = {(r, g, b) for r, g, b in _printed_colours(pdf) if r > 120 and g < 60 and b < 60}
+    assert len(reds) >= 1      # the icon's strokes, red: black before
+    import base64
+    import re
+
+    embedded = embed_images(f"<p>{html}</p>", [root])
+    data = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', embedded)[1]
+    assert 'stroke="#aa0000"' in base64.b64decode(data).decode()

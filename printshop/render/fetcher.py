@@ -13,6 +13,7 @@ from urllib.parse import unquote, urlsplit
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from printshop.safepath import PROJECT_SCHEME, UnsafePath, resolve_inside
+from printshop.source.icons import inked, split_ink
 from printshop.source.images import ImageRefused
 from printshop.source.images import check_image_size as check_size
 
@@ -59,12 +60,13 @@ class ProjectFetcher(URLFetcher):
         if scheme == "data":
             return super().fetch(url, headers)
         if scheme == "project":     # project:art/cover.png (safepath.project_url)
+            # (an SVG icon's ?ink=COLOUR: source/icons.py; "?" in a file name is quoted)
+            name, ink = split_ink(url[len(PROJECT_SCHEME):])
             try:
-                path = resolve_inside(unquote(url[len(PROJECT_SCHEME):]), self.roots[:1],
-                                      base=self.roots[0])
+                path = resolve_inside(unquote(name), self.roots[:1], base=self.roots[0])
             except UnsafePath as exc:
                 raise Refused(str(exc)) from None
-            return self._response(path, url)
+            return self._response(path, url, ink)
         if scheme != "file":
             raise Refused("only files inside the project can be used (no network access)")
         parts = urlsplit(url)
@@ -74,11 +76,14 @@ class ProjectFetcher(URLFetcher):
             path = resolve_inside(unquote(parts.path), self.roots, allow_absolute=True)
         except UnsafePath as exc:
             raise Refused(str(exc)) from None
-        return self._response(path, path.as_uri())
+        ink = split_ink("?" + parts.query)[1] if parts.query else None
+        return self._response(path, path.as_uri() + (f"?{parts.query}" if ink else ""), ink)
 
-    def _response(self, path: Path, url: str):
+    def _response(self, path: Path, url: str, ink: str | None = None):
         data = path.read_bytes()
         mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if ink and mime == "image/svg+xml":
+            data = inked(data, ink)
         if mime.startswith("image/") and mime != "image/svg+xml":
             check_image_size(data, path.name)
             if self.cmyk_icc:

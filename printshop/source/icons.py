@@ -8,7 +8,11 @@ them; a product that prints an icon credits it.
 Bundled icons are drawn in one colour (`currentColor` in the file): printed inline in the
 colour asked for (the text's ink by default; `:icon[torch]{colour=event-gold}` or a
 template's `icon("torch", deck.colour)`), sized to the text around them. A project's own
-SVG is printed as it is drawn, in its own colours, through the URL fetcher.
+SVG is printed through the URL fetcher as a picture, in its own colours; where it draws in
+`currentColor` (as icon sets made for the web do), that is the colour asked for: the URL
+carries it (`project:icons/x.svg?ink=%23aa0000`) and the fetcher, or the HTML edition's
+embedding, writes it into the file's text (`inked`). A picture never takes the colour of
+the text around it, so without this it printed black whatever was asked.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 from markupsafe import Markup, escape
 
@@ -33,6 +38,26 @@ _ATTR_RE = re.compile(r"([a-z]+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"']+)")
 _SVG_OPEN = re.compile(r"<svg\b[^>]*>", re.S)
 _VIEWBOX = re.compile(r'viewBox="([^"]+)"')
 _SIZE_RE = re.compile(r"^\d+(\.\d+)?(em|pt|mm|px|%)$")
+INK_QUERY = "?ink="
+_INK_RE = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")   # a hex colour or a CSS name
+_CURRENT_COLOUR = re.compile(rb"currentcolor", re.IGNORECASE)
+
+
+def split_ink(url: str) -> tuple[str, str | None]:
+    """A project SVG's URL without its ink query, and the colour it asks for (None: none,
+    or not a colour)."""
+    base, sep, query = url.partition(INK_QUERY)
+    if not sep:
+        return url, None
+    colour = unquote(query)
+    return base, colour if _INK_RE.match(colour) else None
+
+
+def inked(data: bytes, colour: str | None) -> bytes:
+    """An SVG's text with `currentColor` drawn in `colour` (as it is, without one)."""
+    if not colour or not _INK_RE.match(colour):
+        return data
+    return _CURRENT_COLOUR.sub(colour.encode("ascii"), data)
 
 
 class UnknownIcon(ValueError):
@@ -58,6 +83,8 @@ class IconSet:
         self.folders = ([(project_root / ICONS_FOLDER, False)] if project_root else []) + \
             [(folder, True) for folder in BUNDLED]
         self._bodies: dict[Path, tuple[str, str]] = {}
+        # a project SVG (by its path, size and time) → whether it draws in currentColor
+        self._inkable: dict[tuple[Path, int, int], bool] = {}
 
     def find(self, name: str) -> Icon:
         if not NAME_RE.match(name or ""):
@@ -96,6 +123,13 @@ class IconSet:
             self._bodies[path] = (box[1] if box else "0 0 512 512", inner)
         return self._bodies[path]
 
+    def _draws_in_current_colour(self, path: Path) -> bool:
+        stat = path.stat()
+        key = (path, stat.st_size, stat.st_mtime_ns)
+        if key not in self._inkable:
+            self._inkable[key] = bool(_CURRENT_COLOUR.search(path.read_bytes()))
+        return self._inkable[key]
+
     def html(self, icon: Icon, colour: str, size: str = "1.15em", label: str = "") -> Markup:
         """The icon inline in text: its height `size`, its baseline a little below the
         text's, so it sits on the line as a capital does."""
@@ -105,6 +139,8 @@ class IconSet:
         title = escape(label or icon.name)
         if not icon.bundled:
             src = project_url(icon.path, self.root) if self.root else icon.path.as_uri()
+            if self._draws_in_current_colour(icon.path) and _INK_RE.match(colour):
+                src += INK_QUERY + quote(colour)
             return Markup(f'<img class="icon icon-{icon.name}" src="{src}"'
                           f' alt="{title}" style="{style}">')
         box, inner = self._body(icon.path)

@@ -132,19 +132,25 @@ def embed_images(html: str, roots) -> str:
     from urllib.parse import unquote, urlsplit
 
     from printshop.safepath import resolve_inside
+    from printshop.source.icons import inked, split_ink
+
+    def data_url(path: Path, ink: str | None) -> str:
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        content = path.read_bytes()
+        if ink and mime == "image/svg+xml":   # a project icon in the colour asked
+            content = inked(content, ink)
+        return f"data:{mime};base64,{base64.b64encode(content).decode('ascii')}"
 
     def inline(match):
-        path = resolve_inside(unquote(urlsplit(match[2]).path), roots, allow_absolute=True)
-        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        return f'{match[1]}"data:{mime};base64,{data}"'
+        parts = urlsplit(match[2])
+        path = resolve_inside(unquote(parts.path), roots, allow_absolute=True)
+        ink = split_ink("?" + parts.query)[1] if parts.query else None
+        return f'{match[1]}"{data_url(path, ink)}"'
 
     def inline_project(match):     # project:art/x.png (safepath.project_url)
-        path = resolve_inside(unquote(match[2][len("project:"):]), list(roots)[:1],
-                              base=Path(list(roots)[0]))
-        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        return f'{match[1]}"data:{mime};base64,{data}"'
+        name, ink = split_ink(match[2][len("project:"):])
+        path = resolve_inside(unquote(name), list(roots)[:1], base=Path(list(roots)[0]))
+        return f'{match[1]}"{data_url(path, ink)}"'
 
     html = re.sub(r'(<img[^>]*?\ssrc=)"(project:[^"]+)"', inline_project, html)
     return re.sub(r'(<img[^>]*?\ssrc=)"(file://[^"]+)"', inline, html)
