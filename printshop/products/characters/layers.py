@@ -47,12 +47,16 @@ NEEDED = ("page", "content", "lower", "bottom", "seed", "combat", "wearing")
 
 def _stamp_jobs(looks: list[tuple]) -> list[list[tuple]]:
     """The stamps (sorted: those with the same ancestors together) cut into an even number
-    of jobs that take about the same time. A stamp's time grows with its text (a thief's
-    skills table, 570 characters of HTML, took 20 ms, a stat 3 ms): cut by count, one job
-    held all the thief tables and took 2.7 times as long as the others."""
+    of jobs that take about the same time. A stamp's time grows with its text (laid out in
+    one flow, render/pdf/stamp_pages.py: a thief's skills table, ~550 characters of HTML,
+    ~21 ms, a stat ~1.4 ms): cut by count, one job held all the thief tables and took 2.7
+    times as long as the others."""
     pairs = -(-len(looks) // (2 * MOST_STAMPS_PER_JOB))
     count = 2 * pairs if len(looks) > STAMPS_PER_JOB else 1
-    weights = [1 + len(look[-1]) / 80 for look in looks]   # ~3 ms, and 3 ms an 80 characters
+    # ~1 ms a stamp and 1 ms a 25 characters: fitted to the six jobs of a 200-pack (twice),
+    # the longest job 0.38 s of CPU where it was 0.65-0.91 s (1 ms and 1 ms an 80 characters,
+    # what a stamp a page cost)
+    weights = [1 + len(look[-1]) / 25 for look in looks]
     share = sum(weights) / count
     parts: list[list[tuple]] = [[] for _ in range(count)]
     done = 0.0
