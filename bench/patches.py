@@ -32,7 +32,6 @@ PRODUCTS = {
     "column-trial": (["players-guide"], "Player's Guide"),
     "line-splits": (["players-guide"], "Player's Guide"),
     "pango-setups": ([], "the kit"),
-    "cell-widths": (["players-guide"], "Player's Guide"),
     "parser-regexes": (["pregens"], "the pregen pack"),
     "absent-margin-boxes": (["pregens"], "the pregen pack"),
     "layout-only": (["players-guide"], "Player's Guide"),

@@ -83,13 +83,16 @@ def test_remembered_work_is_done_less(monkeypatch):
 
 
 def test_the_memos_that_did_not_pay_are_gone():
-    # issue 27: used-lengths (0.8 % of the kit's CPU) and style-attributes (1.4 % of three
-    # decks') were dropped; WeasyPrint's own functions run
+    # issue 27: used-lengths (0.8 % of the kit's CPU), style-attributes (1.4 % of three
+    # decks') and cell-widths (a table cell's widths kept across documents: 1.01x the
+    # guide's CPU, 10 pairs) were dropped; WeasyPrint's own functions run
     import inspect
 
     from weasyprint import css
-    from weasyprint.layout import percent
+    from weasyprint.layout import percent, preferred
 
-    assert {"used-lengths", "style-attributes"}.isdisjoint(p.name for p in registry.patches())
+    assert {"used-lengths", "style-attributes", "cell-widths"}.isdisjoint(
+        p.name for p in registry.patches())
+    assert "printshop" not in inspect.getsource(preferred.table_cell_min_max_content_width)
     assert "printshop" not in inspect.getsource(percent.resolve_percentages)
     assert "printshop" not in inspect.getsource(css.find_style_attributes)

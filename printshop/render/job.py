@@ -148,9 +148,6 @@ def _stylesheets(job: RenderJob):
         resume = sys.modules.get("printshop.render.weasy.resume")
         if resume is not None:     # an earlier build's book layouts, never finished
             resume.forget()
-        cell_widths = sys.modules.get("printshop.render.weasy.cell_widths")
-        if cell_widths is not None:   # measured with fonts that may have changed since
-            cell_widths.forget(_process_state.get("fonts", {}).values())
         _process_state["css"] = {}
         _process_state["sheets"] = {}
         _process_state["images"] = {}

@@ -13,10 +13,13 @@ lines once to measure and once to place. Each try redoes work whose inputs did n
   (Pango contexts are shared between layouts by design; nothing changes them after their
   set-up), and the metrics a text decoration reads.
 
-Two more memos were measured and dropped (issue 27: keep only what pays): the used
+Three more memos were measured and dropped (issue 27: keep only what pays): the used
 lengths `resolve_percentages` sets (0.8 % of the kit's CPU, and a copy of 18 attributes a
-later WeasyPrint could add to) and each style attribute's text parsed once a document
-(1.4 % of three card decks' CPU); bench/BASELINE.md has the figures.
+later WeasyPrint could add to), each style attribute's text parsed once a document
+(1.4 % of three card decks' CPU), and a table cell's min- and max-content widths kept
+across a worker's documents (a chapter tried a fit step tighter measured no cell again,
+but the guide's cold build took 1.01x the CPU with it, 10 pairs: its key costs what it
+saves); bench/BASELINE.md has the figures.
 
 Styles are copied (`Style.copy`), never changed in place, where layout needs another value
 (flex and grid items, first lines), and a copy starts without its Pango set-up. Every

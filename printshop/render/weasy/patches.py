@@ -3,7 +3,6 @@ those it builds on, and after those whose replacement it wraps). render/weasy/re
 checks and installs them; `printshop --version` lists them."""
 
 from printshop.render.weasy import (
-    cell_widths,
     column_balance,
     column_span,
     font_folder,
@@ -27,7 +26,6 @@ register(column_balance.BALANCE)
 register(column_balance.TRIAL)
 register(memos.LINE_SPLITS)
 register(memos.PANGO_SETUPS)
-register(cell_widths.CELL_WIDTHS)
 register(speedups.PARSER_REGEXES)
 register(speedups.ABSENT_MARGIN_BOXES)
 register(speedups.LAYOUT_ONLY)           # wraps the margin boxes of the one above
