@@ -166,8 +166,12 @@ def _render_icon(self, tokens, idx, options, env):
         colour = colours(colour) if colour and colours else colour
     except Exception:  # noqa: BLE001 - an unknown colour: the ink (warned when read)
         colour = None
-    return str(icons.html(icon, colour or env.get("ink", "#000000"),
+    html = str(icons.html(icon, colour or env.get("ink", "#000000"),
                           meta["attrs"].get("size", "1.15em")))
+    # printshop's own markup: not the author's raw HTML, which the allow-list cleans (it
+    # would drop a bundled icon's <svg> with its content, and a project icon's source)
+    keep = env.get("keep_from_cleaning")
+    return keep(html) if keep else html
 
 
 def _render_missing_image(self, tokens, idx, options, env):
@@ -253,15 +257,20 @@ class MarkdownReader:
         if self.html != "sanitized":
             env["directive_renderer"] = directive_renderer
             return self.md.renderer.render(chapter.tokens, self.md.options, env)
-        # sanitized: directives (the project's own templates) are kept out of the cleaning
+        # sanitized: directives (the project's own templates) and icons are kept out of
+        # the cleaning
         produced: list[str] = []
 
-        def placeholder(name, argument, attrs):
-            produced.append(containers.with_line(directive_renderer(name, argument, attrs),
-                                                 env.get("directive_line")))
+        def kept(html: str) -> str:
+            produced.append(html)
             return f"\ue000{len(produced) - 1}\ue001"
 
+        def placeholder(name, argument, attrs):
+            return kept(containers.with_line(directive_renderer(name, argument, attrs),
+                                             env.get("directive_line")))
+
         env["directive_renderer"] = placeholder
+        env["keep_from_cleaning"] = kept     # icons (_render_icon)
         html = self.md.renderer.render(chapter.tokens, self.md.options, env)
         html = rawhtml.sanitize(html, lambda tag, attr, value: self._raw_url(
             chapter, tag, value))
