@@ -332,7 +332,8 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
         product.last_build = entry_extra(out, product.name)
         from printshop.render.renderer import lost_words_fail_after
 
-        product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name])
+        product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name],
+                                          reported_scripts=set())
         with deps.recording(recorders[product.name]), lost_words_fail_after(), \
                 markup.collecting(product_ctx.warn, _entry_place(product)):
             product.build(product_ctx, _ProductOutput(output, outputs[product.name]))
@@ -343,7 +344,8 @@ def _build_all(products: list, ctx, output: BuildOutput, recorders: dict, warnin
     def check_all() -> None:
         for product in products:
             try:
-                product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name])
+                product_ctx = dataclasses.replace(ctx, warnings=warnings[product.name],
+                                                  reported_scripts=set())
                 with deps.recording(recorders[product.name]), \
                         markup.collecting(product_ctx.warn, _entry_place(product)):
                     _check(product, product_ctx)

@@ -140,6 +140,34 @@ def test_characters_no_font_has_are_reported_once_per_script(tmp_path):
     assert "install fonts-thai-tlwg" in thai and "fonts/" in thai
     assert cjk.startswith("52 CJK characters") and "fonts-noto-cjk" in cjk
     assert hangul.startswith("49 Hangul characters") and "fonts-noto-cjk" in hangul
+    # each at the first place its script appears, as the author's file has it
+    where = {w.message.split()[1]: (Path(w.path).name, w.line, w.column)
+             for w in report.warnings}
+    assert where == {"CJK": ("01-languages.md", 3, 4), "Hangul": ("01-languages.md", 7, 4),
+                     "Thai": ("01-languages.md", 11, 4)}
+
+
+def test_one_character_no_font_has_is_named_at_its_line(tmp_path, monkeypatch):
+    source = tmp_path / "p"
+    source.mkdir()
+    (source / "printshop.yaml").write_text("title: Boxes\nsystem_fonts: false\n")
+    (source / "a.md").write_text("# Beasts\n\nThe wyrm\n\nA dragon 🐉 sleeps.\n")
+    monkeypatch.chdir(tmp_path)
+    report = build_project(source, tmp_path / "out")
+    emoji, = report.warnings
+    assert str(emoji).startswith("p/a.md:5:10: 1 Emoji character (🐉 U+1F409) has no font")
+    assert "add an Emoji font" in emoji.message
+
+
+def test_a_character_only_a_table_prints_is_named_at_the_chapter(tmp_path):
+    from printshop.products.common import first_place
+
+    chapter = tmp_path / "a.md"
+    chapter.write_text("# Loot\n\n::table[loot]\n")
+    assert first_place(str(chapter), {"🐉"}) is None      # not in the chapter's text
+    assert first_place(str(chapter), {"L", "t"}) == (1, 3)  # the first of any of them
+    assert first_place(str(tmp_path / "cards.csv"), {"L"}) is None   # rows, not lines
+    assert first_place(str(tmp_path / "missing.md"), {"L"}) is None
 
 
 @pytest.mark.skipif(not HAVE_SYSTEM_FONTS, reason="needs fonts-thai-tlwg")

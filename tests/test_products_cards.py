@@ -437,3 +437,16 @@ def test_a_long_name_shrinks_on_its_own_band_and_the_body_keeps_its_size(tmp_pat
     pdf_reader(tmp_path / "out" / "town.pdf").pages[0].extract_text(visitor_text=visit)
     assert sizes["name"] < 14.5            # the first size of the name band
     assert sizes["good"] == pytest.approx(10 * 0.82, abs=0.05)  # body at its first size
+
+
+def test_a_character_no_font_has_is_said_once_at_its_line(tmp_path):
+    # before rendering, at the deck's line, with the fix; the render's own summary of the
+    # same empty boxes (a template's name, no fix) is not said a second time
+    deck = TINY.replace("The second card's text.", "The second card's text 🐉.")
+    project = make_project(tmp_path / "p", "products:\n  tiny:\n    kind: cards\n"
+                           "    decks: [tiny]\n", {"tiny": deck})
+    result = run_cli("build", "--source", project, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "🐉 U+1F409" in line]
+    assert len(lines) == 1, result.output
+    assert "decks/tiny.yaml:12:" in lines[0] and "add an Emoji font to fonts/" in lines[0]

@@ -50,8 +50,16 @@ class BuildContext:
     # renders one product reuses in another (products/characters/includes.py), made once
     # per build
     shared: deps.SharedRenders = field(default_factory=deps.SharedRenders)
+    # scripts whose characters no font has, reported before rendering at the file and line
+    # of the first (products/common.warn_missing_glyphs): the render's own summary of the
+    # same empty boxes would say it a second time, less helpfully
+    reported_scripts: set[str] = field(default_factory=set)
 
     def warn(self, problem: Problem) -> None:
+        from printshop.render.job_warnings import empty_boxes_script
+
+        if empty_boxes_script(problem.message) in self.reported_scripts:
+            return
         if problem not in self.warnings:
             self.warnings.append(problem)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from printshop import __version__, deps
-from printshop.errors import PrintshopError
+from printshop.errors import PrintshopError, display_path
 from printshop.project import Project
 from printshop.render.jinja import make_environment
 from printshop.render.job import Stylesheet
@@ -176,9 +176,34 @@ def warn_missing_glyphs(ctx, html, source: str = "", policy=None) -> set[str]:
         for script, counter in missing_by_script(html_text(part), policy).items():
             totals.setdefault(script, Counter()).update(counter)
             first.setdefault(script, where)
+    reported = getattr(ctx, "reported_scripts", None)
+    if reported is not None:
+        reported.update(totals)
     for script, counter in sorted(totals.items()):
-        ctx.warn(Problem(first[script], describe_missing(script, counter, policy.system)))
+        line, column = first_place(first[script], counter) or (None, None)
+        ctx.warn(Problem(display_path(first[script]) if first[script] else first[script],
+                         describe_missing(script, counter, policy.system), line, column))
     return set(totals)
+
+
+def first_place(path: str, chars) -> tuple[int, int] | None:
+    """(line, column) of the first of `chars` in the text file `path`, so that a message
+    about them points at one the author can see; None for a spreadsheet (its rows and
+    columns are not the file's lines), a file that is not text, or none of them in it
+    (a character that came from a table the chapter prints)."""
+    from printshop.errors import SPREADSHEET_PATH
+
+    if not path or SPREADSHEET_PATH.search(path):
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    at = min((i for i in (text.find(char) for char in chars) if i >= 0), default=-1)
+    if at < 0:
+        return None
+    start = text.rfind("\n", 0, at) + 1
+    return text.count("\n", 0, at) + 1, len(text[start:at]) + 1
 
 
 def build_date() -> str | None:

@@ -45,6 +45,15 @@ NOTDEF = re.compile(r'^\.notdef glyph rendered for Unicode string unsupported by
                         r'"(.*)" \(U\+[0-9A-F]+\)$', re.S)
 
 
+EMPTY_BOXES = re.compile(r"\d+ different (\S+) characters? printed as empty boxes")
+
+
+def empty_boxes_script(message: str) -> str | None:
+    """The script a summary of `summarise_notdef` is about (None: another message)."""
+    match = EMPTY_BOXES.match(message)
+    return match[1] if match else None
+
+
 def summarise_notdef(origin: str, messages: list[str]) -> tuple[list[str], list[Problem]]:
     """WeasyPrint warns once per character it cannot draw: a flood. One line per script."""
     from printshop.render.fonts import script_of

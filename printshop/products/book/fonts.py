@@ -27,8 +27,3 @@ def order_fonts(families) -> list[str]:
     families = set(families)
     return [f for f in BOOK_FAMILIES if f in families] + \
         sorted(f for f in families if f not in BOOK_FAMILIES)
-
-
-def _notdef_script(message: str) -> str | None:
-    match = re.match(r"\d+ different (\S+) characters? printed as empty boxes", message)
-    return match[1] if match else None

@@ -23,7 +23,6 @@ from printshop.products.book.composed import parse
 from printshop.products.book.cover import CoverSettings
 from printshop.products.book.fonts import (
     BOOK_FAMILIES,
-    _notdef_script,
     order_fonts,
     predicted_fonts,
 )
@@ -181,7 +180,7 @@ class Guide(GuideChecks):
         if edition == "print" and fonts is None and only is None:
             policy = self.font_policy()
             # once per script, with the fix
-            self._reported_scripts = warn_missing_glyphs(ctx, bodies, policy=policy)
+            warn_missing_glyphs(ctx, bodies, policy=policy)
             fonts = predicted_fonts(bodies, policy, project.manifest.language)
         manifest = project.manifest
         front = manuscript.front_matter
@@ -281,8 +280,6 @@ class Guide(GuideChecks):
                 job, book = replace(job, html=html), parse(html)
                 result = render_book(ctx, job, guess, book)
             for warning in collect_warnings([result]):
-                if _notdef_script(warning.message) in self._reported_scripts:
-                    continue  # that script was reported before rendering, with its fix
                 ctx.warn(warning)
             for outside in PageCheck.outside(result):
                 ctx.warn(Problem(str(project.root / outside.source), outside.describe(),

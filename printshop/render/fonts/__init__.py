@@ -246,13 +246,19 @@ def describe_missing(script: str, counter: Counter, system: bool) -> str:
         fix = "use other characters or add a font that has them to fonts/ (listed under " \
               "fonts: in printshop.yaml)"
     else:
-        what = f"{total} {script} character{plural} ({distinct} different, e.g. {sample})"
+        what = f"{total} {script} character{plural} " + \
+            (f"({distinct} different, e.g. {sample})" if distinct > 1 else f"({sample})")
         package = PACKAGES.get(script, "fonts-noto-core")
         fix = (f"install {package}" if system else
                f"install {package} and allow system_fonts: true") + \
-              f" in printshop.yaml, or add a {script} font to fonts/ and list it under fonts: " \
+              f" in printshop.yaml, or add {_article(script)} {script} font to fonts/ and " \
+              "list it under fonts: " \
               "in printshop.yaml"
     return f"{what} {verb} no font and would print as empty boxes: {fix}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 _LANGS = {"Thai": "th", "Hangul": "ko", "Cyrillic": "ru", "Greek": "el", "Arabic": "ar",
