@@ -191,3 +191,14 @@ def test_fonts_outside_the_project_are_refused(tmp_path):
     with pytest.raises(PrintshopError) as failed:
         build_project(source, tmp_path / "out")
     assert [p.line for p in failed.value.problems] == [2, 2]
+
+
+def test_the_fix_says_what_to_do_with_and_without_system_fonts():
+    from collections import Counter
+
+    from printshop.render.fonts import describe_missing
+
+    allowed = describe_missing("Thai", Counter("กขข"), system=True)
+    assert "install fonts-thai-tlwg, or add a Thai font to fonts/" in allowed
+    refused = describe_missing("Thai", Counter("กขข"), system=False)
+    assert "install fonts-thai-tlwg and allow system_fonts: true in printshop.yaml" in refused

@@ -56,7 +56,7 @@ def empty_boxes_script(message: str) -> str | None:
 
 def summarise_notdef(origin: str, messages: list[str]) -> tuple[list[str], list[Problem]]:
     """WeasyPrint warns once per character it cannot draw: a flood. One line per script."""
-    from printshop.render.fonts import script_of
+    from printshop.render.fonts import font_fix, script_of
 
     kept: list[str] = []
     missing: set[str] = set()
@@ -76,7 +76,7 @@ def summarise_notdef(origin: str, messages: list[str]) -> tuple[list[str], list[
 
     problems = [Problem(origin, f"{len(chars)} different {script} character"
                         f"{'s' if len(chars) != 1 else ''} printed as empty boxes: no font "
-                        f"has them (e.g. {sample(chars)})")
+                        f"has them (e.g. {sample(chars)}): {font_fix(script, None)}")
                 for script, chars in sorted(by_script.items())]
     return kept, problems
 

@@ -243,18 +243,24 @@ def describe_missing(script: str, counter: Counter, system: bool) -> str:
     verb = "have" if total != 1 else "has"
     if script in ("symbol", "Latin"):
         what = f"{total} character{plural} ({sample})"
-        fix = "use other characters or add a font that has them to fonts/ (listed under " \
-              "fonts: in printshop.yaml)"
     else:
         what = f"{total} {script} character{plural} " + \
             (f"({distinct} different, e.g. {sample})" if distinct > 1 else f"({sample})")
-        package = PACKAGES.get(script, "fonts-noto-core")
-        fix = (f"install {package}" if system else
-               f"install {package} and allow system_fonts: true") + \
-              f" in printshop.yaml, or add {_article(script)} {script} font to fonts/ and " \
-              "list it under fonts: " \
-              "in printshop.yaml"
-    return f"{what} {verb} no font and would print as empty boxes: {fix}"
+    return f"{what} {verb} no font and would print as empty boxes: {font_fix(script, system)}"
+
+
+def font_fix(script: str, system: bool | None) -> str:
+    """How to get a font for `script`'s characters; `system`: whether the project allows
+    system fonts (None: not known here, a render worker's summary)."""
+    if script in ("symbol", "Latin"):
+        return "use other characters or add a font that has them to fonts/ (listed under " \
+               "fonts: in printshop.yaml)"
+    package = PACKAGES.get(script, "fonts-noto-core")
+    install = {True: f"install {package}",
+               False: f"install {package} and allow system_fonts: true in printshop.yaml",
+               None: f"install {package} (with system_fonts: true in printshop.yaml)"}[system]
+    return f"{install}, or add {_article(script)} {script} font to fonts/ and list it " \
+           "under fonts: in printshop.yaml"
 
 
 def _article(word: str) -> str:
