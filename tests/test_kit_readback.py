@@ -65,7 +65,7 @@ def _class_units(cls, where: str) -> list[tuple[str, str]]:
 
 def guide_units(project) -> list[tuple[str, str]]:
     """(where, text) for each block of the guide's chapters, in book order."""
-    from printshop.source.markdown.reader import build_parser
+    from printshop.source.markdown.parser import build_parser
 
     md = build_parser("trusted")
     classes = {c.id: c for c in project.classes.classes}

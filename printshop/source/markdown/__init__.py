@@ -1,14 +1,9 @@
-"""Markdown manuscripts: a reader (reader.py) and one small plugin per dialect."""
+"""Markdown manuscripts: a reader (reader.py), its parser (parser.py) and one small plugin
+per dialect."""
 
 from printshop.source.markdown.links import Heading
-from printshop.source.markdown.reader import (
-                                              Chapter,
-                                              Directive,
-                                              Manuscript,
-                                              MarkdownReader,
-                                              build_inline_parser,
-                                              build_parser,
-)
+from printshop.source.markdown.parser import build_inline_parser, build_parser
+from printshop.source.markdown.reader import Chapter, Directive, Manuscript, MarkdownReader
 from printshop.source.markdown.slugs import github_slug, readable_name, slugify
 
 __all__ = ["Chapter", "Directive", "Heading", "Manuscript", "MarkdownReader",
