@@ -318,7 +318,7 @@ def test_entries_name_the_files_read(project):
 def test_products_built_at_once_make_what_one_at_a_time_makes(project, monkeypatch):
     """Products build on threads sharing the workers: the files and each product's cache
     entry (what it read, what it wrote) are what a build of one product at a time makes."""
-    from printshop import builder
+    from printshop import product_threads
 
     def entries():
         folder = project / "build" / CACHE_DIR / "products"
@@ -328,8 +328,8 @@ def test_products_built_at_once_make_what_one_at_a_time_makes(project, monkeypat
 
     build(project, force=True)
     together, recorded = outputs(project), entries()
-    assert builder.PRODUCTS_AT_ONCE > 1
-    monkeypatch.setattr(builder, "PRODUCTS_AT_ONCE", 1)
+    assert product_threads.PRODUCTS_AT_ONCE > 1
+    monkeypatch.setattr(product_threads, "PRODUCTS_AT_ONCE", 1)
     build(project, force=True)
     assert {n: data for n, (data, _) in outputs(project).items()} == \
         {n: data for n, (data, _) in together.items()}

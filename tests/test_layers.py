@@ -18,8 +18,8 @@ ROOT = Path(printshop.__file__).resolve().parent
 LAYERS = (
     ("the command line", ("printshop.launch", "printshop.__main__", "printshop.cli")),
     ("serve", ("printshop.serve",)),
-    ("the build", ("printshop.builder", "printshop.scaffold", "printshop.bundle",
-                   "printshop.reference_docs")),
+    ("the build", ("printshop.builder", "printshop.product_threads", "printshop.scaffold",
+                   "printshop.bundle", "printshop.reference_docs")),
     ("products", ("printshop.products",)),
     ("preflight", ("printshop.preflight",)),
     ("render", ("printshop.render",)),
