@@ -140,3 +140,29 @@ def test_a_broken_palette_is_a_located_error(project_copy, tmp_path):
 def test_paper_on_the_command_line_builds_that_paper_only(tmp_path):
     build_project(RULES_SRC, tmp_path, names=["blank-sheet"], paper="a4", strict=True)
     assert [p.name for p in tmp_path.glob("*.pdf")] == ["blank-sheet-a4.pdf"]
+
+
+def test_a_sheet_drawn_smaller_on_a_book_page_is_the_same_bytes_every_build():
+    # the A5 book's last page (and a press edition's): the sheet placed as a form, under a
+    # name of its own, never a random one
+    import io
+
+    import pikepdf
+
+    from printshop.products.characters.blank_sheet import _add_page_like, _place
+
+    def placed() -> bytes:
+        sheet_file = pikepdf.new()
+        sheet_file.add_blank_page(page_size=(612, 792))
+        book = pikepdf.new()
+        book.add_blank_page(page_size=(420, 595))
+        last = book.pages[-1]
+        _place(book, _add_page_like(book, last), sheet_file.pages[0], last, None)
+        out = io.BytesIO()
+        book.save(out, deterministic_id=True)
+        return out.getvalue()
+
+    first = placed()
+    with pikepdf.open(io.BytesIO(first)) as book:
+        assert list(book.pages[-1].Resources.XObject.keys()) == ["/Sheet"]
+    assert placed() == first

@@ -362,7 +362,9 @@ def _place(book, page, sheet, book_page, press) -> None:
     scale, dx, dy = _fit(_rect(sheet.mediabox), _rect(book_page.trimbox),
                          _rect(book_page.mediabox), press)
     form = book.copy_foreign(sheet.as_form_xobject())
-    name = page.add_resource(form, pikepdf.Name.XObject, prefix="Sheet")
+    # a name of its own (the page is new, its resources empty): pikepdf's `prefix=` draws a
+    # random one, and the book came out with other bytes in every build
+    name = page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name("/Sheet"))
     page.contents_add(book.make_stream(
         b"q %.6f 0 0 %.6f %.6f %.6f cm %s Do Q" % (scale, scale, dx, dy, bytes(str(name),
                                                                             "ascii"))))
