@@ -182,3 +182,63 @@ def test_a_rebuild_after_an_edit_starts_the_part_at_its_last_step(renderer, spil
     monkeypatch.undo()
     cold, _ = render(renderer, edited, CSS + STEPS)
     assert rebuilt.pdf == cold.pdf
+
+
+def contents_book(entries: int) -> str:
+    """A contents of `entries` lines (each a reference to a heading of the one chapter,
+    whose pages are one-digit), a chapter of three pages."""
+    toc = "".join(f"<p><a class='xref' href='#h{n}'>Heading number {n}</a></p>"
+                  for n in range(entries))
+    body = "".join(f"<h2 id='h{n}'>Heading number {n}</h2><p>{SENTENCE}</p>"
+                   for n in range(entries))
+    return ("<!DOCTYPE html><html lang='en'><head><title>Tiny</title></head><body>"
+            f"<nav class='toc'>{toc}</nav>\n"
+            f'<section class="chapter" data-source="c1.md"><h1 id="c1">One</h1>{body}'
+            "</section>\n</body></html>")
+
+
+@pytest.fixture(scope="module")
+def spilling_contents(renderer):
+    """A contents a line or two longer than a page at step 0 (its numbers "00")."""
+    for entries in range(10, 40):
+        result, placed = render(renderer, contents_book(entries), CSS + STEPS)
+        if placed["steps"][0] >= 1:
+            return entries, result, placed
+    pytest.fail("the contents never took a step")
+
+
+def test_the_contents_step_is_decided_once_on_its_placeholder_layout(renderer,
+                                                                     spilling_contents,
+                                                                     monkeypatch):
+    """The contents is laid out before any page is known, its numbers placeholders; its
+    step is decided there, not tried again with the real numbers (a full layout of it, in
+    every cold build). A build that must decide it from numbered parts (an earlier build's
+    positions without its steps) tries its steps with placeholders and comes to the same
+    bytes; so does a rebuild that starts from its steps."""
+    from printshop.products.book import parts as book_parts
+
+    entries, cold, placed = spilling_contents
+    laid_out: list[str] = []
+    real = book_parts.render_longest_first
+
+    def counting(ctx, jobs, counter=None, seconds=None):
+        laid_out.extend(job.html for job in jobs)
+        return real(ctx, jobs, counter, seconds)
+
+    monkeypatch.setattr(book_parts, "render_longest_first", counting)
+    again, _ = render(renderer, contents_book(entries), CSS + STEPS)
+    assert again.pdf == cold.pdf
+    contents = [html for html in laid_out if "<nav class='toc" in html]
+    step = placed["steps"][0]
+    assert len(contents) == 1 and f"toc fit-{step}'" in contents[0]   # once, at its step
+    assert "(p. 00)" not in " ".join(page.extract_text()
+                                     for page in pdf_reader(cold.pdf).pages)
+    laid_out.clear()
+    late, _ = render(renderer, contents_book(entries), CSS + STEPS,
+                     guess={**placed, "fits": {}})
+    tries = [html for html in laid_out if "<nav class='toc" in html and
+             'data-page-ref="00"' in html]
+    assert tries      # its steps tried with every number a placeholder
+    assert late.pdf == cold.pdf
+    rebuilt, _ = render(renderer, contents_book(entries), CSS + STEPS, guess=placed)
+    assert rebuilt.pdf == cold.pdf

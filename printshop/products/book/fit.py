@@ -13,16 +13,23 @@ near-empty last page is laid out again a step tighter at once, while the other p
 still being laid out, so the parts' first pages are found with their steps and no chapter
 set tighter late moves the ones after it (each such move laid every later part out again:
 30 s of a 44 s guide build). The first pass prints placeholders as wide as the numbers they
-stand for; where the settled numbers are of other widths (the contents, laid out before any
-page is known), the steps below the part's are tried beside the numbered parts, all at
-once (parts.py). A rebuild starts each part whose text changed at its last step, the
+stand for; where the settled numbers are of other widths (a part laid out before the pages
+it refers to were known), the steps below the part's are tried beside the numbered parts,
+all at once (parts.py). A rebuild starts each part whose text changed at its last step, the
 steps below it tried beside it.
 
 Whichever way, a step is a function of what decides the part's layout: its text, its
-stylesheets and the width of the page numbers it prints. Decisions are remembered under
-that key (in the process, and in the build cache through `pages.placed_as_json`), so that a
-rebuild lays a fitted part out at its step at once, and gets the same bytes as a build that
-decided it afresh.
+stylesheets and the width of the page numbers it prints. The contents (and the rest of the
+front matter) is the exception: it is laid out before any page is known, every number a
+placeholder ("00"), and its step is decided on that layout, whatever the numbers turn out to
+be (they stand at the ends of leader lines: a number narrower than the placeholder changes a
+line only where a title nearly fills it, and the page-flow report reads the pages as
+printed). Its steps were otherwise tried a second time with the real numbers in every cold
+build: a full layout of a page of balanced columns, 0.9-1.3 s of CPU. Where it was laid out
+with other numbers (a rebuild's guess), its steps are tried with placeholders beside the
+numbered parts. Decisions are remembered under that key (in the process, and in the build
+cache through `pages.placed_as_json`), so that a rebuild lays a fitted part out at its step
+at once, and gets the same bytes as a build that decided it afresh.
 """
 
 from __future__ import annotations
@@ -30,9 +37,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
+from printshop.products.book.composed import PLACEHOLDER
 from printshop.render.checks import PageCheck
 
 MAX_STEP = 2
+# parts whose step is decided on their layout with every number a placeholder (see above):
+# the contents, a part of its own after a title page, else in the front matter
+ON_PLACEHOLDERS = ("front", "toc")
 
 
 class Fitting:
@@ -48,16 +59,28 @@ class Fitting:
         self.near: dict[tuple[str, int], bool] = {}   # (key, step) → a near-empty last page
         self.keys: list[str | None] = [None] * len(parts)
         self.sheets = hashlib.sha256(repr(sheets).encode()).hexdigest()
+        self.on_placeholders = [part.kind in ON_PLACEHOLDERS for part in parts]
 
     def key(self, index: int, parts: list, firsts: list[int], numbers: dict[str, int]) -> str:
         """What the part's layout depends on: its text, the stylesheets and how many digits
         each page number it prints has (the book prints them in tabular figures: numbers
         of as many digits take the same room). Not which pages those are: a chapter
         fitted before keeps its step when another chapter moves it along the book."""
-        printed = sorted((name, len(str(numbers.get(name, "")))) for name in
-                         parts[index].links)
+        printed = "placeholders" if self.on_placeholders[index] else \
+            sorted((name, len(str(numbers.get(name, "")))) for name in parts[index].links)
         text = "\0".join([self.sheets, self.base[index], repr(printed)])
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def decides_on(self, index: int, parts: list, numbers: dict) -> bool:
+        """Whether a layout of the part with `numbers` can decide its step."""
+        return not self.on_placeholders[index] or \
+            all(str(numbers.get(name)) == PLACEHOLDER for name in parts[index].links)
+
+    def probe_numbers(self, index: int, parts: list, numbers: dict) -> dict:
+        """The numbers a layout trying one of the part's steps prints."""
+        if not self.on_placeholders[index]:
+            return numbers
+        return {**numbers, **{name: PLACEHOLDER for name in parts[index].links}}
 
     def _set(self, parts: list, index: int, step: int) -> None:
         self.steps[index] = step
@@ -102,8 +125,8 @@ class Fitting:
         is decided (the part is then set at it), or it is to be laid out again at the next
         step (set)."""
         key = self.key(index, parts, [], numbers)
-        if key in self.memo:
-            return True
+        if key in self.memo or not self.decides_on(index, parts, numbers):
+            return True     # (decided, or to be tried with placeholders once numbered)
         near = self.near[key, self.steps[index]] = _near_empty(result)
         if near and self.steps[index] < MAX_STEP:
             self._set(parts, index, self.steps[index] + 1)
@@ -130,10 +153,16 @@ class Fitting:
                     self._set(parts, index, self.memo[key])
                     again.append(index)
                 continue
-            self.near[key, self.steps[index]] = _near_empty(result)
+            tried_to = self.steps[index]    # (the steps below it tried beside it)
+            if self.decides_on(index, parts, numbers):
+                self.near[key, self.steps[index]] = _near_empty(result)
+            else:                           # (its own step too, with placeholders)
+                tried_to += 1
             step = self._decision(key)
             if step is None:
-                unknown = [s for s in range(self.steps[index]) if (key, s) not in self.near]
+                unknown = [s for s in range(tried_to) if (key, s) not in self.near]
+                if not unknown and self.on_placeholders[index]:   # the next one, tried
+                    unknown = [next(s for s in range(MAX_STEP + 1) if (key, s) not in self.near)]
                 if unknown:
                     probes += [(index, s, key) for s in unknown]
                 else:

@@ -171,14 +171,16 @@ def render_in_parts(ctx, job: RenderJob, parts: list[Part], sheets: tuple[Styles
         for index, step, _ in probes:
             jobs += part_jobs(job, [*parts[:index], replace(parts[index], step=step),
                                     *parts[index + 1:]],
-                              sheets, numbers, firsts, [index], False, strings)
+                              sheets, fitting.probe_numbers(index, parts, numbers), firsts,
+                              [index], False, strings)
         counter = Counter(ctx.progress, f"{_name(job)}: setting the pages", len(jobs),
                           "parts")
         laid_out = render_longest_first(ctx, jobs, counter, [seconds[i] for i in todo] +
                                         [seconds[index] for index, _, _ in probes])
         for (index, step, key), result in zip(probes, laid_out[len(todo):]):
             fitting.tried(index, step, key, result)
-            probed[index, step] = (uses(index), result)
+            if not fitting.on_placeholders[index]:   # (not a layout printing placeholders)
+                probed[index, step] = (uses(index), result)
         for index, result in zip(todo, laid_out):
             seconds[index] = result.seconds or seconds[index]
             carried = carried and result.strings_carried
