@@ -67,6 +67,17 @@ def test_a_chapter_with_a_missing_table_and_a_missing_section_reports_both(game)
     assert "printshop: 1 error, 1 warning; nothing was written" in result.output
 
 
+def test_a_misspelt_directive_gets_a_did_you_mean_with_its_argument(game):
+    chapter = game / "guide" / "01-playing.md"
+    replace(chapter, "::table[gear]", "::tabel[gear]")
+    line = chapter.read_text().splitlines().index("::tabel[gear]") + 1
+    result = run_cli("check")
+    assert result.exit_code == 2
+    assert headlines(result.output) == [
+        f"guide/01-playing.md:{line}:1: error: unknown directive ::tabel[gear] (did you mean "
+        "::table[gear]? known: table, class, table-index, art)"]
+
+
 def test_problems_of_every_kind_of_file_come_together_sorted(game):
     """A table that does not parse, a deck with a bad value and a chapter naming the broken
     table: each file's problems once, sorted by file; the table that did not load is not

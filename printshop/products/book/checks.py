@@ -70,7 +70,10 @@ class GuideChecks(Product):
         elif name == "art" and not argument:
             return "::art[]: name the picture (::art[art/torch.png]{caption=\"…\"})"
         elif name not in DIRECTIVES:
-            return f"unknown directive ::{name}[] (known: {', '.join(DIRECTIVES)})"
+            close = difflib.get_close_matches(name, DIRECTIVES, n=1)
+            hint = f"did you mean ::{close[0]}[{argument}]? " if close else ""
+            return (f"unknown directive ::{name}[{argument}] ({hint}known: "
+                    f"{', '.join(DIRECTIVES)})")
         return None
 
     def check(self, ctx: BuildContext) -> None:
