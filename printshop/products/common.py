@@ -14,7 +14,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from printshop import __version__, deps
-from printshop.errors import PrintshopError, display_path
+from printshop.errors import SPREADSHEET_PATH, PrintshopError, display_path
 from printshop.project import Project
 from printshop.render.jinja import make_environment
 from printshop.render.job import Stylesheet
@@ -191,8 +191,6 @@ def first_place(path: str, chars) -> tuple[int, int] | None:
     about them points at one the author can see; None for a spreadsheet (its rows and
     columns are not the file's lines), a file that is not text, or none of them in it
     (a character that came from a table the chapter prints)."""
-    from printshop.errors import SPREADSHEET_PATH
-
     if not path or SPREADSHEET_PATH.search(path):
         return None
     try:
