@@ -16,10 +16,10 @@ def job(text: str) -> RenderJob:
 def takes(monkeypatch) -> list[tuple[bool, int]]:
     """(whether its batch was handed over as idle, its index) of each task a worker takes, in
     the order taken."""
-    from printshop.render.pool import pool
+    from printshop.render.pool import batches
 
     taken: list[tuple[bool, int]] = []
-    take = pool._Batch.take
+    take = batches.Batch.take
 
     def logged(self, *args):
         item = take(self, *args)
@@ -27,7 +27,7 @@ def takes(monkeypatch) -> list[tuple[bool, int]]:
             taken.append((self.priority is not None, item[0]))
         return item
 
-    monkeypatch.setattr(pool._Batch, "take", logged)
+    monkeypatch.setattr(batches.Batch, "take", logged)
     return taken
 
 

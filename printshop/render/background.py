@@ -8,7 +8,7 @@ import contextvars
 import threading
 
 from printshop.render.job import RenderResult
-from printshop.render.pool.pool import Idle
+from printshop.render.pool.batches import Idle
 
 
 class Background:
@@ -63,7 +63,7 @@ class IdleWork:
     debugger sees one thing at a time, in the order a build without it did them."""
 
     def __init__(self, make, pool):
-        from printshop.render.pool.pool import idle_batch
+        from printshop.render.pool.batches import idle_batch
 
         self._value = None
         self._error: BaseException | None = None

@@ -44,7 +44,7 @@ class Renderer:
 
     def _start_riders(self) -> None:
         """The jobs `also` was given, each rendered on a thread of its own as an idle batch."""
-        from printshop.render.pool.pool import Idle, idle_batch
+        from printshop.render.pool.batches import Idle, idle_batch
 
         with self._lock:
             pending, self._pending = self._pending, {}

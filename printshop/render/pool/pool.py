@@ -10,7 +10,7 @@ fonts once.
 Several threads may give the pool tasks at once (a build's products, `serve`'s preview and
 HTML editions): each call is a batch; whichever caller holds the pump hands out every
 batch's tasks, the oldest batch first, and each caller handles its own results on its own
-thread. One caller's quiet moments (its own work between renders) are another's rendering
+thread (render/pool/batches.py). One caller's quiet moments (its own work between renders) are another's rendering
 time.
 
 Serial (PRINTSHOP_SERIAL=1, `--serial`): no worker at all; each task runs in the calling
@@ -28,6 +28,7 @@ from multiprocessing.connection import wait
 from typing import Any, Callable
 
 from printshop.render.pool import early
+from printshop.render.pool.batches import Batch, InOrder
 from printshop.render.pool.launch import _exit_status, start_workers, stop_worker
 from printshop.render.pool.serial import InProcess
 from printshop.render.pool.workers import _Worker
@@ -37,23 +38,6 @@ from printshop.render.pool.workers import _Worker
 # only then, so its jobs come before those the starter asks for next
 on_batch_listed: contextvars.ContextVar[Callable[[], None] | None] = \
     contextvars.ContextVar("on_batch_listed", default=None)
-
-# A batch started with this set to an `Idle` is handed out only when no other batch has a
-# task to give (Renderer.also: the book's blank sheet, rendered while a worker would wait)
-idle_batch: contextvars.ContextVar["Idle | None"] = contextvars.ContextVar(
-    "idle_batch", default=None)
-
-
-class Idle:
-    """A batch's low priority, which its caller lifts (`hurry`) once it waits for the
-    results: from then on its tasks go before every other batch's (it is a small one)."""
-
-    def __init__(self):
-        self.rank = 2        # 0: hurried, 1: a batch like the others, 2: idle
-
-    def hurry(self) -> None:
-        self.rank = 0
-
 
 DEFAULT_TIMEOUT = float(os.environ.get("PRINTSHOP_RENDER_TIMEOUT", "600"))
 DEFAULT_MEMORY_MB = int(os.environ.get("PRINTSHOP_RENDER_MEMORY_MB", "4096"))
@@ -65,58 +49,6 @@ class TaskFailed(Exception):
     def __init__(self, index: int, reason: str, detail: str = ""):
         super().__init__(f"task {index}: {reason} {detail}".strip())
         self.index, self.reason, self.detail = index, reason, detail
-
-
-class _Batch:
-    """One caller's tasks: a queue (`take()` → (index, payload) or None, `prepare()` makes
-    the next ahead) and its `on_done(index, result)`, which may add to the queue. The queue
-    is only touched, and on_done only run, under the batch's lock, in the caller's context
-    (payloads made lazily record what they read for the caller's product, whichever thread
-    makes them)."""
-
-    def __init__(self, queue, on_done):
-        self.queue, self.on_done = queue, on_done
-        self.lock = threading.RLock()
-        self.context = contextvars.copy_context()
-        self.running = 0
-        self.finished: list[tuple[int, Any]] = []   # results waiting for on_done
-        self.dry = False     # the queue had nothing at the last take (on_done may add)
-        self.error: BaseException | None = None
-        self.priority = idle_batch.get()    # an Idle, or None: a batch like the others
-
-    @property
-    def rank(self) -> int:
-        return 1 if self.priority is None else self.priority.rank
-
-    @property
-    def over(self) -> bool:
-        return self.error is not None or (self.dry and not self.running and not self.finished)
-
-    def take(self, worker: int = 0, live: frozenset = frozenset()):
-        """The next (index, payload) for the worker with pid `worker`; None if there is
-        none. A queue with `for_worker` may hold a task back for another live worker (one
-        that keeps what the task needs): then None, and the batch is not dry."""
-        with self.lock:   # dry only as of the last take: on_done (same lock) may add
-            if getattr(self.queue, "for_worker", False):
-                item = self.context.run(self.queue.take, worker, live)
-                if item is _NOT_YOURS:
-                    return None
-            else:
-                item = self.context.run(self.queue.take)
-            self.dry = item is None
-        return item
-
-    def prepare(self) -> None:
-        with self.lock:
-            self.context.run(self.queue.prepare)
-
-    def handle(self) -> None:
-        """Its finished results to its on_done: in its caller's thread."""
-        with self.lock:
-            while self.finished:
-                index, value = self.finished.pop(0)
-                self.on_done(index, value)
-            self.dry = False    # on_done may have added to the queue
 
 
 class WorkerPool:
@@ -139,7 +71,7 @@ class WorkerPool:
         self.context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._state = threading.Condition()   # guards the batches and the workers' tasks
         self._pump = threading.Lock()         # held by the caller handing out tasks
-        self._batches: list[_Batch] = []
+        self._batches: list[Batch] = []
         self._wake_recv, self._wake_send = multiprocessing.Pipe(duplex=False)
 
     def __enter__(self):
@@ -171,7 +103,7 @@ class WorkerPool:
             if on_done:
                 on_done(index, value)
 
-        self.run(_InOrder(payloads), done, min(self.processes, max(1, len(payloads))))
+        self.run(InOrder(payloads), done, min(self.processes, max(1, len(payloads))))
         return results
 
     def run(self, queue, on_done: Callable[[int, Any], None],
@@ -179,7 +111,7 @@ class WorkerPool:
         """Hand `queue`'s payloads to the workers until it has none left and none of them
         is running. `on_done(index, result)` runs in this thread, after the freed worker has
         its next task, and may add to the queue: a task can follow from another's result."""
-        batch = _Batch(queue, on_done)
+        batch = Batch(queue, on_done)
         if self._serial is not None:
             listed = on_batch_listed.get()
             if listed is not None:
@@ -228,7 +160,7 @@ class WorkerPool:
         except OSError:
             pass
 
-    def _run_pump(self, mine: _Batch) -> None:
+    def _run_pump(self, mine: Batch) -> None:
         """Hand out tasks and take results until `mine` is over or has results for its
         caller: a freed worker gets its next task before anyone's on_done runs, unless the
         caller's queue says its results come first (`results_first`: on_done adds urgent
@@ -282,7 +214,7 @@ class WorkerPool:
         for worker in list(self.workers):
             if worker.task is not None:
                 continue
-            passed: list[_Batch] = []   # batches whose tasks are all for other workers
+            passed: list[Batch] = []   # batches whose tasks are all for other workers
             while True:   # the oldest batch with a task to give
                 with self._state:
                     candidates = [b for b in self._batches if not b.dry and b.error is None
@@ -353,7 +285,7 @@ class WorkerPool:
                 batch.finished.append((index, value))
             self._state.notify_all()
 
-    def _fail(self, batch: _Batch, error: BaseException) -> None:
+    def _fail(self, batch: Batch, error: BaseException) -> None:
         with self._state:
             if batch.error is None:
                 batch.error = error
@@ -388,48 +320,3 @@ class WorkerPool:
         for worker in self.workers:
             stop_worker(worker, kill=False)
         self.workers = []
-
-
-_NOT_YOURS = object()   # a queue's answer: tasks are left, each for another live worker
-
-
-class _InOrder:
-    """`map`'s queue: the payloads in order, each made when taken (a lazy sequence's item)
-    or just before, while the workers are busy, so a worker does not wait for its next.
-    A payload with a `worker` (a pid: the worker that keeps what it needs, see
-    render/weasy/resume.py) goes to that worker while it lives; the others take the next one
-    that is not held for another."""
-
-    for_worker = True
-
-    def __init__(self, payloads):
-        self.payloads = payloads
-        self.next = 0
-        self.made: dict[int, Any] = {}
-        self.held: list[int] = []      # skipped for other workers, in order
-
-    def take(self, worker: int = 0, live: frozenset = frozenset()):
-        for position, index in enumerate(self.held):
-            if self._wanted_by(index, worker, live):
-                del self.held[position]
-                return index, self._payload(index)
-        while self.next < len(self.payloads):
-            index = self.next
-            self.next += 1
-            if self._wanted_by(index, worker, live):
-                return index, self._payload(index)
-            self.held.append(index)
-        return _NOT_YOURS if self.held else None
-
-    def _payload(self, index: int):
-        return self.made.pop(index) if index in self.made else self.payloads[index]
-
-    def _wanted_by(self, index: int, worker: int, live: frozenset) -> bool:
-        if index not in self.made:
-            self.made[index] = self.payloads[index]
-        wanted = getattr(self.made[index], "worker", 0)
-        return not wanted or wanted == worker or wanted not in live
-
-    def prepare(self) -> None:
-        if self.next < len(self.payloads) and self.next not in self.made:
-            self.made[self.next] = self.payloads[self.next]
