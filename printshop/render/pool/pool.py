@@ -10,8 +10,8 @@ fonts once.
 Several threads may give the pool tasks at once (a build's products, `serve`'s preview and
 HTML editions): each call is a batch; whichever caller holds the pump hands out every
 batch's tasks, the oldest batch first, and each caller handles its own results on its own
-thread (render/pool/batches.py). One caller's quiet moments (its own work between renders) are another's rendering
-time.
+thread (render/pool/batches.py). One caller's quiet moments (its own work between renders)
+are another's rendering time.
 
 Serial (PRINTSHOP_SERIAL=1, `--serial`): no worker at all; each task runs in the calling
 process (render/pool/serial.py).
