@@ -321,3 +321,40 @@ def test_a_builds_editions_render_each_table_and_class_once(monkeypatch):
     assert partials.count("partials/class.html.j2") == len(project.classes.classes)
     tables = [len(re.findall(r'<figure class="table', html)) for html in editions]
     assert tables[0] == tables[1] > 20
+
+
+def _count_book_renders(monkeypatch) -> list[int]:
+    from printshop.products.book import guide as guide_module
+
+    calls, real = [], guide_module.render_book
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(guide_module, "render_book", counting)
+    return calls
+
+
+def test_a_book_whose_pages_name_no_font_is_rendered_once(tmp_path, monkeypatch):
+    """The quick start prints no colophon: fonts other than predicted (it sets nothing in
+    DejaVu Sans Mono) change none of its pages, so it is not rendered again for them."""
+    calls = _count_book_renders(monkeypatch)
+    build_project(RULES_SRC, tmp_path / "out", ["quickstart"], strict=True)
+    assert len(calls) == 1
+    assert pdf_reader(tmp_path / "out" / "quickstart.pdf").pages[0].extract_text().strip()
+
+
+def test_a_colophon_names_the_fonts_used_when_the_prediction_was_wrong(tmp_path,
+                                                                       monkeypatch):
+    from printshop.products.book import guide as guide_module
+
+    calls = _count_book_renders(monkeypatch)
+    real = guide_module.predicted_fonts
+    monkeypatch.setattr(guide_module, "predicted_fonts",
+                        lambda *args: real(*args) + ["Imaginary Sans"])
+    out = tmp_path / "out"
+    build_project(FIXTURES / "manuscripts" / "kramdown", out, strict=True)
+    assert len(calls) == 2    # the colophon named a font the PDF does not hold
+    colophon = " ".join(pdf_reader(next(out.glob("*.pdf"))).pages[-1].extract_text().split())
+    assert "Vollkorn" in colophon and "Imaginary" not in colophon

@@ -274,11 +274,15 @@ class Guide(GuideChecks):
             claimed = self._claimed_fonts
             if set(result.fonts) != set(claimed):
                 # the colophon must name every font in the PDF: say what was really used
-                if ctx.progress:
-                    ctx.progress(f"{self.name}: fonts were not as expected, rendering again")
-                html = self.compose(ctx, "print", fonts=order_fonts(result.fonts))
-                job, book = replace(job, html=html), parse(html)
-                result = render_book(ctx, job, guess, book)
+                # (a template that names none, the quick start's, composes the same page)
+                named = self.compose(ctx, "print", fonts=order_fonts(result.fonts))
+                if named != html:
+                    if ctx.progress:
+                        ctx.progress(f"{self.name}: fonts were not as expected, "
+                                     "rendering again")
+                    html = named
+                    job, book = replace(job, html=html), parse(html)
+                    result = render_book(ctx, job, guess, book)
             for warning in collect_warnings([result]):
                 ctx.warn(warning)
             for outside in PageCheck.outside(result):
