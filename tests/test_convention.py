@@ -240,3 +240,16 @@ def test_a_long_cover_runs_onto_another_page_and_loses_nothing(tmp_path):
     assert kit.reprint_command("letter").shell() in flat
     assert kit.rebuild_command(ctx).shell() == f"printshop build kit --source {project.root}"
     assert kit.rebuild_command(ctx).shell() in flat
+
+
+def test_a_paper_the_sheets_are_not_laid_out_for_checks_the_kit_on_its_own(tmp_path):
+    """`build --paper a5` of a manifest with a kit: the kit prints on Letter (its sheets are
+    laid out for Letter and A4) and so do its player references; checked on A5 they stopped
+    the build as `products.player-reference: … not 'a5'`, a product nobody named."""
+    project = make_kit(tmp_path, "a5", 1, 2)
+    report = check_project(project, names=["kit"], paper="a5")
+    assert not [w for w in report.warnings if "player-reference" in str(w)]
+    whole = check_project(project, paper="a5")
+    said = [str(w) for w in whole.warnings if "laid out for" in str(w)]
+    assert said == ["reference: the reference sheets are laid out for letter or a4 "
+                    "paper, not a5; they print on letter"], said

@@ -175,12 +175,22 @@ def test_a4_lays_out_the_same_sheets_on_a4(tmp_path):
     assert round(float(screen.mediabox.width) * MM_PER_PT) == 297
 
 
-def test_paper_the_sheets_are_not_laid_out_for_is_refused(tmp_path):
+def test_paper_the_sheets_are_not_laid_out_for_prints_them_on_letter_and_says_so(tmp_path):
+    """`build --paper a5` of a whole manifest: the A5 products on A5, the sheets on their
+    own paper with a warning (as a pack of characters), never a build that stops."""
     out = tmp_path / "out"
     result = run_cli("build", "reference", "--source", RULES_SRC, "--out", out, "--paper", "a5")
-    assert result.exit_code == 2
-    assert "laid out for letter and a4 paper, not 'a5'" in result.output
-    assert not out.exists()
+    assert result.exit_code == 0, result.output
+    assert result.output.count("laid out for letter or a4 paper, not a5; they print on "
+                               "letter") == 1
+    page = pdf_reader(out / "reference.pdf").pages[0]
+    assert round(float(page.mediabox.width) * MM_PER_PT) == 216   # Letter, 8.5 in
+    strict = run_cli("build", "reference", "--source", RULES_SRC, "--out", tmp_path / "strict",
+                     "--paper", "a5", "--strict")
+    assert strict.exit_code == 2
+    assert "reference: error: the reference sheets are laid out for letter or a4" \
+        in strict.output
+    assert not (tmp_path / "strict").exists()
 
 
 def _line_of(path: Path, needle: str) -> int:

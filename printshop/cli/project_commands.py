@@ -49,7 +49,9 @@ A folder of Markdown chapters from elsewhere, as a book:
               help="Output folder (default: the project's build/, or DIR/build with --source "
                    "DIR). Any other place must be named here.")
 @click.option("--paper", type=Choice(PAPERS), default=None,
-              help="Paper for every product (default: each product's, else the manifest's).")
+              help="Paper for every product (default: each product's, else the manifest's). "
+                   "Character and reference sheets are laid out for letter and a4: on "
+                   "another paper they keep their own, with a warning.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--profile", "profile", default=None, metavar="NAME",
               help="Print profile for every product: home (the default), screen, "

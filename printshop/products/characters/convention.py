@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import Field
@@ -139,6 +139,7 @@ class Convention(Product):
             self.pregens.check(ctx)   # the recipe, tables, the sheet template and stylesheets
         except PrintshopError as exc:
             problems.extend(exc)
+        kit_ctx = replace(ctx, paper=self.pregens.sheet_paper(ctx))
         wanted: list[tuple[str | tuple[str, int], Any]] = \
             [("player_reference", o.player_reference)] if o.player_reference else []
         wanted += [(("include", i), name) for i, name in enumerate(o.include)]
@@ -152,8 +153,8 @@ class Convention(Product):
                 problems.items.append(self._at(where, f"'{name}' is a convention kit; a kit "
                                                "cannot hold a kit"))
             else:
-                try:
-                    included_product(self.project, name).check(ctx)
+                try:   # on the kit's paper, as build() renders it
+                    included_product(self.project, name).check(kit_ctx)
                 except PrintshopError as exc:
                     problems.extend(exc)
         env = jinja_environment(self.project)

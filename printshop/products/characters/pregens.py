@@ -132,14 +132,19 @@ class Pregens(RecipePack, Product):
         return PrintshopError.at(path, f"products.{self.name}.{option}: {message}", pos.line,
                                  pos.column)
 
-    def paper_for_sheets(self, ctx: BuildContext) -> str:
+    def sheet_paper(self, ctx: BuildContext) -> str:
+        """The paper the sheets print on: the one asked for if they are laid out for it,
+        else the pack's own or Letter."""
         paper = self.paper(ctx)
-        if paper not in SHEET_PAPERS:
-            fallback = self.options.paper or "letter"
+        return paper if paper in SHEET_PAPERS else (self.options.paper or "letter")
+
+    def paper_for_sheets(self, ctx: BuildContext) -> str:
+        """sheet_paper(), saying so where it is not the paper asked for."""
+        paper, fallback = self.paper(ctx), self.sheet_paper(ctx)
+        if paper != fallback:
             ctx.warn(Problem(self.name, f"character sheets are laid out for letter or a4 "
                              f"paper, not {paper}; this pack is on {fallback}"))
-            return fallback
-        return paper
+        return fallback
 
     def check(self, ctx: BuildContext) -> None:
         """Every problem of the pack at once: its count, the recipe and the tables it

@@ -89,8 +89,15 @@ class Reference(Product):
     Options = ReferenceOptions
 
     # --- checking ----------------------------------------------------------------------------
-    def paper(self, ctx: BuildContext) -> str:
+    def asked_paper(self, ctx: BuildContext) -> str:
         return ctx.paper or self.options.paper or self.project.manifest.paper
+
+    def paper(self, ctx: BuildContext) -> str:
+        """The paper the sheets print on: the one asked for, or, where they are not laid out
+        for it (`build --paper a5` of a whole manifest), the product's own or Letter, as a
+        pack of characters does (check() says so)."""
+        paper = self.asked_paper(ctx)
+        return paper if paper in SUPPORTED_PAPERS else (self.options.paper or "letter")
 
     def _manifest_line(self, *loc) -> int | None:
         if not self.project.manifest_path:
@@ -144,12 +151,11 @@ class Reference(Product):
         return sheets
 
     def check(self, ctx: BuildContext) -> None:
-        paper = self.paper(ctx)
-        if paper not in SUPPORTED_PAPERS:
-            raise PrintshopError.at(self.project.manifest_path or self.project.root,
-                                    f"products.{self.name}: the reference sheets are laid out "
-                                    f"for {' and '.join(SUPPORTED_PAPERS)} paper, not "
-                                    f"'{paper}'")
+        asked = self.asked_paper(ctx)
+        if asked not in SUPPORTED_PAPERS:
+            ctx.warn(Problem(self.name, f"the reference sheets are laid out for "
+                             f"{' or '.join(SUPPORTED_PAPERS)} paper, not {asked}; "
+                             f"they print on {self.paper(ctx)}"))
         sheets = self.load_sheets()
         tables = self.project.tables
         classes = self.project.classes
@@ -263,7 +269,7 @@ class Reference(Product):
                                   source=f"{display_path(sheet.path)} ({self.name})",
                                   uncompressed=ctx.uncompressed, extensions=(FitCheck(),)))
         if ctx.progress:
-            ctx.progress(f"{self.name}: rendering {len(jobs)} sheets")
+            ctx.progress(f"{self.name}: rendering {len(jobs)} sheet{'s' if len(jobs) != 1 else ''}")
         results = ctx.renderer.render(jobs)
         for warning in collect_warnings(results):
             ctx.warn(warning)
