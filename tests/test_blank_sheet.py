@@ -149,7 +149,7 @@ def test_a_sheet_drawn_smaller_on_a_book_page_is_the_same_bytes_every_build():
 
     import pikepdf
 
-    from printshop.products.characters.blank_sheet import _add_page_like, _place
+    from printshop.products.characters.book_sheet import _add_page_like, _place
 
     def placed() -> bytes:
         sheet_file = pikepdf.new()

@@ -209,7 +209,7 @@ class Guide(GuideChecks):
         }
         if edition == "screen" and self.options.blank_sheet and only is None:
             # the print edition's last page, the blank sheet to copy, as the fillable form
-            from printshop.products.characters.blank_sheet import fillable_sheet_link
+            from printshop.products.characters.book_sheet import fillable_sheet_link
 
             book["sheet"] = fillable_sheet_link(ctx, project, book["paper"])
         if edition == "print":
@@ -258,7 +258,7 @@ class Guide(GuideChecks):
             # first guess (a wrong one costs a pass, never a wrong number)
             guess = self.last_build.get("parts")
             if self.options.blank_sheet:
-                from printshop.products.characters.blank_sheet import render_sheet_with_book
+                from printshop.products.characters.book_sheet import render_sheet_with_book
 
                 render_sheet_with_book(ctx, project, paper, profile)
             if "html" in self.options.formats:   # while the parent waits for the workers
@@ -307,7 +307,7 @@ class Guide(GuideChecks):
                 if parts:
                     self.cache_extra["parts"] = parts
             if self.options.blank_sheet:
-                from printshop.products.characters.blank_sheet import book_with_blank_sheet
+                from printshop.products.characters.book_sheet import book_with_blank_sheet
 
                 # in the book's colours: CMYK from the palette in a CMYK edition
                 pdf, self.pages = book_with_blank_sheet(ctx, project, pdf, self.paper(ctx),
