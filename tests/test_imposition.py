@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from printshop.products.cards.geometry import Box
 from printshop.products.cards.imposition import (
     BLEED_MM,
     DEFAULT_MARGIN_MM,
     SAFE_MM,
-    Box,
     DoesNotFit,
     flip_axis,
     impose,

@@ -11,7 +11,8 @@ from markupsafe import Markup, escape
 from printshop.errors import PrintshopError
 from printshop.products import BuildContext, markup
 from printshop.products.cards.art import CardArt, art_frame, back_picture, card_picture
-from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Box, Imposition, Page
+from printshop.products.cards.geometry import Box
+from printshop.products.cards.imposition import DRIFT_MM, SAFE_MM, Imposition, Page
 from printshop.products.cards.job import CardFaces
 from printshop.products.cards.settings import DeckGroup, Settings
 from printshop.products.common import base_url, jinja_environment, stylesheet, warn_missing_glyphs

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 
 from printshop.products import BuildContext
 from printshop.products.cards.compose import CardComposer, fit_name, sheet_job
-from printshop.products.cards.imposition import Box, Face, Imposition, Page
+from printshop.products.cards.geometry import Box
+from printshop.products.cards.imposition import Face, Imposition, Page
 from printshop.products.cards.settings import DeckGroup
 from printshop.render.checks import FitCheck
 
