@@ -12,7 +12,6 @@ number of pages, so the file prints double-sided.
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -195,6 +194,7 @@ class Convention(Product):
 
     def build(self, ctx: BuildContext, output: BuildOutput) -> None:
         from printshop.render.pdf.layered_merge import merge_layered_pdfs
+        from printshop.render.pdf.merge import blank_page, split_pages
 
         o = self.options
         paper = self.pregens.paper_for_sheets(ctx)
@@ -375,33 +375,6 @@ def _seat_entry(kit: dict, table: int, seat: int) -> dict:
     while len(seats) < seat:
         seats.append({"seat": len(seats) + 1, "characters": []})
     return seats[seat - 1]
-
-
-def split_pages(pdf: bytes) -> list[bytes]:
-    """Each page of `pdf` as a PDF of its own (reproducibly: pikepdf's file identifier is
-    made from the content)."""
-    import pikepdf
-
-    out = []
-    with pikepdf.open(io.BytesIO(pdf)) as source:
-        for page in source.pages:
-            single = pikepdf.new()
-            single.pages.append(page)
-            buffer = io.BytesIO()
-            single.save(buffer, deterministic_id=True)
-            out.append(buffer.getvalue())
-    return out
-
-
-def blank_page(width_mm: float, height_mm: float) -> bytes:
-    """A one-page PDF with nothing on it: the back of a part with an odd number of pages."""
-    import pikepdf
-
-    pdf = pikepdf.new()
-    pdf.add_blank_page(page_size=(width_mm * 72 / 25.4, height_mm * 72 / 25.4))
-    buffer = io.BytesIO()
-    pdf.save(buffer, deterministic_id=True)
-    return buffer.getvalue()
 
 
 PRODUCT = Convention

@@ -1,6 +1,6 @@
 """Joining PDFs rendered in chunks into one file, byte-for-byte reproducibly. Every join is
 pikepdf's: a deck's or a sheet's parts here, a pack's (layered_merge.py), a book's parts
-(book_merge.py)."""
+(book_merge.py). And the other way: a PDF's pages each as a file, a blank page."""
 
 from __future__ import annotations
 
@@ -93,3 +93,30 @@ class PikeJoin:
         self.merged.close()
         for source in self.sources:
             source.close()
+
+
+def split_pages(pdf: bytes) -> list[bytes]:
+    """Each page of `pdf` as a PDF of its own (reproducibly: pikepdf's file identifier is
+    made from the content)."""
+    import pikepdf
+
+    out = []
+    with pikepdf.open(io.BytesIO(pdf)) as source:
+        for page in source.pages:
+            single = pikepdf.new()
+            single.pages.append(page)
+            buffer = io.BytesIO()
+            single.save(buffer, deterministic_id=True)
+            out.append(buffer.getvalue())
+    return out
+
+
+def blank_page(width_mm: float, height_mm: float) -> bytes:
+    """A one-page PDF with nothing on it: the back of a part with an odd number of pages."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(width_mm * 72 / 25.4, height_mm * 72 / 25.4))
+    buffer = io.BytesIO()
+    pdf.save(buffer, deterministic_id=True)
+    return buffer.getvalue()
