@@ -306,3 +306,18 @@ def test_the_readback_sees_a_lost_row_and_a_lost_sentence(kit, project):
     missing = missing_units(Printed.of(cut), guide_units(project))
     assert any("weapons" in m.lower() or "Heavy crossbow" in m for m in missing), missing
     assert any("Blackjack" in m for m in missing), missing
+
+
+def test_every_pdf_of_the_kit_names_each_font_subset_apart(kit):
+    """A book's parts, a pack's chunks and a deck's sheets are each subset on their own and
+    joined in one file: each subset must have a name of its own there (preflight's
+    E-SUBSET, ISO 32000-1 9.6.4), or a press's software that merges fonts by name drops
+    glyphs. Read from the files, not from WeasyPrint."""
+    from printshop.preflight import preflight
+    from printshop.profiles import get_profile
+
+    pdfs = sorted(kit.rglob("*.pdf"))
+    assert len(pdfs) > 12
+    clashes = {pdf.relative_to(kit).as_posix(): [str(f) for f in preflight(
+        pdf.read_bytes(), get_profile("home")) if f.code == "E-SUBSET"] for pdf in pdfs}
+    assert {name: found for name, found in clashes.items() if found} == {}

@@ -210,6 +210,37 @@ def test_fonts_not_embedded_and_type3(good_pdf):
     assert "p2: E-TYPE3: font Bitmap is Type 3 (bitmap glyphs)" in [str(f) for f in findings]
 
 
+def _embedded_font(doc, name: str, program: bytes):
+    """A TrueType font dictionary with `program` as its embedded font file."""
+    descriptor = pikepdf.Dictionary(Type=pikepdf.Name.FontDescriptor,
+                                    FontName=pikepdf.Name(name),
+                                    FontFile2=pikepdf.Stream(doc, program))
+    return doc.make_indirect(pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.TrueType, BaseFont=pikepdf.Name(name),
+        FontDescriptor=doc.make_indirect(descriptor)))
+
+
+def test_two_subsets_under_one_name(good_pdf):
+    """What a join of separately subset documents made (ISO 32000-1, 9.6.4): two programs
+    named ABCDEF+Body on pages 1 and 2; the same program twice, or two tags, is right."""
+    def fonts(names_and_programs):
+        def change(doc):
+            for page, (name, program) in enumerate(names_and_programs):
+                key = f"/S{page}"     # (the pages share one resource dictionary)
+                add_content(doc, page, b"BT %s 9 Tf 0 0 0 1 k (x) Tj ET" % key.encode(),
+                            {"/Font": {key: _embedded_font(doc, name, program)}})
+        return change
+
+    clash = preflight(edited(good_pdf, fonts([("/ABCDEF+Body", b"glyphs a"),
+                                              ("/ABCDEF+Body", b"glyphs b")])), PROFILE, TRIM)
+    assert [str(f) for f in clash if f.code == "E-SUBSET"] == [
+        "p2: E-SUBSET: 2 different subsets of a font named ABCDEF+Body (each needs a tag of "
+        "its own: software that merges fonts by name loses glyphs)"]
+    for fine in ([("/ABCDEF+Body", b"glyphs a"), ("/ABCDEF+Body", b"glyphs a")],
+                 [("/ABCDEF+Body", b"glyphs a"), ("/GHIJKL+Body", b"glyphs b")]):
+        assert "E-SUBSET" not in codes(preflight(edited(good_pdf, fonts(fine)), PROFILE, TRIM))
+
+
 def test_image_resolution_as_placed(good_pdf):
     def low_res(doc):
         image = pikepdf.Stream(doc, b"\x00\x00\x00\x00" * 100, Type=pikepdf.Name.XObject,

@@ -19,6 +19,7 @@ its own output and writes nothing if they fail.
 | E-TEXTBLACK | black text printed on more than the K plate |
 | E-INK | a colour or image above the profile's total ink limit |
 | E-FONT, E-TYPE3 | a font not embedded; a Type 3 (bitmap) font |
+| E-SUBSET | different subsets of a font under one name (ISO 32000-1, 9.6.4: each its own tag) |
 | E-PPI | an image below the profile's effective resolution as placed |
 | E-TRANSP | transparency in a PDF/X-1a or X-3 file |
 | E-LINKS, E-BOOKMARKS | link annotations or an outline where the profile wants none |
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -36,6 +38,7 @@ from printshop.preflight.content import Walker
 from printshop.profiles import POINTS_PER_MM, marks_room_mm
 
 BOX_TOLERANCE_PT = 0.5
+SUBSET_NAME = re.compile(r"[A-Z]{6}\+")    # a subset's tag: six capitals and a plus
 FORBID_TRANSPARENCY = ("pdf/x-1a", "pdf/x-3")
 
 
@@ -267,6 +270,7 @@ def _pages(doc, profile) -> list[Finding]:
                     min_ppi=profile.min_image_ppi)
     findings: list[Finding] = []
     fonts_seen: set = set()
+    subsets: dict[str, dict[str, int]] = {}   # subset name → program digest → first page
     for number, page in enumerate(doc.pages, start=1):
         report = walker.page(page)
         for use in report.uses.values():
@@ -285,15 +289,23 @@ def _pages(doc, profile) -> list[Finding]:
                 if ppi + 0.5 < need:
                     findings.append(Finding("E-PPI", f"image {name} is {ppi:.0f} ppi as "
                                             f"placed; the profile wants {need}", number))
-        for key, (name, subtype, embedded) in report.fonts.items():
+        for key, (name, subtype, embedded, digest) in report.fonts.items():
             if key in fonts_seen:
                 continue
             fonts_seen.add(key)
+            if digest is not None and SUBSET_NAME.match(name):
+                subsets.setdefault(name, {}).setdefault(digest, number)
             if subtype == "Type3":
                 findings.append(Finding("E-TYPE3", f"font {name} is Type 3 (bitmap glyphs)",
                                         number))
             elif not embedded:
                 findings.append(Finding("E-FONT", f"font {name} is not embedded", number))
+    for name, programs in subsets.items():
+        if len(programs) > 1:
+            findings.append(Finding(
+                "E-SUBSET", f"{len(programs)} different subsets of a font named {name} (each "
+                "needs a tag of its own: software that merges fonts by name loses glyphs)",
+                sorted(programs.values())[1]))
     return findings
 
 

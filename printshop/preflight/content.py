@@ -6,6 +6,7 @@ recursively with their /Matrix (WeasyPrint draws backgrounds inside forms).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 
@@ -29,7 +30,8 @@ class PageReport:
     max_ink_what: str = ""
     images: list[tuple[str, float, int]] = field(default_factory=list)  # (name, ppi, bpc)
     rich_black_text: int = 0
-    fonts: dict = field(default_factory=dict)   # objgen → (name, subtype, embedded)
+    # objgen → (name, subtype, embedded, the program's digest or None)
+    fonts: dict = field(default_factory=dict)
 
     def add(self, code: str, message: str) -> None:
         use = self.uses.setdefault((code, message), Use(code, message))
@@ -258,9 +260,13 @@ class Walker:
         descriptor = font.get("/FontDescriptor")
         if subtype == "/Type0" and "/DescendantFonts" in font:
             descriptor = font.DescendantFonts[0].get("/FontDescriptor")
-        embedded = subtype == "/Type3" or (descriptor is not None and any(
-            k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")))
-        report.fonts[key] = (base, subtype[1:], embedded)
+        program = next((descriptor[k] for k in ("/FontFile", "/FontFile2", "/FontFile3")
+                        if descriptor is not None and k in descriptor), None)
+        embedded = subtype == "/Type3" or program is not None
+        # the embedded program's digest: two subsets under one name are two programs
+        digest = hashlib.sha256(program.read_bytes()).hexdigest() if program is not None \
+            else None
+        report.fonts[key] = (base, subtype[1:], embedded, digest)
 
     def _xobject(self, name, resources, ctm, report, depth) -> None:
         xobjects = resources.get("/XObject") if resources is not None else None

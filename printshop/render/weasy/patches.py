@@ -20,6 +20,7 @@ from printshop.render.weasy.registry import register
 register(column_span.PATCH)
 register(font_folder.PATCH)
 register(subsetting.FONT_DATES)
+register(subsetting.SUBSET_TAGS)
 register(line_end.PATCH)
 # speed: the same pages, sooner
 register(column_balance.BALANCE)
