@@ -358,3 +358,17 @@ def test_a_colophon_names_the_fonts_used_when_the_prediction_was_wrong(tmp_path,
     assert len(calls) == 2    # the colophon named a font the PDF does not hold
     colophon = " ".join(pdf_reader(next(out.glob("*.pdf"))).pages[-1].extract_text().split())
     assert "Vollkorn" in colophon and "Imaginary" not in colophon
+
+
+def test_a_manuscript_without_code_is_rendered_once(tmp_path, monkeypatch):
+    """The monospaced family sets only code: a book without any holds no DejaVu Sans Mono,
+    and its colophon was composed naming it, then the whole book rendered again."""
+    calls = _count_book_renders(monkeypatch)
+    source = tmp_path / "plain"
+    source.mkdir()
+    (source / "01-rules.md").write_text("# Rules\n\nRoll a d20 and add your bonus.\n")
+    build_project(source, tmp_path / "out", strict=True)
+    assert len(calls) == 1
+    colophon = " ".join(pdf_reader(tmp_path / "out" / "plain.pdf").pages[-1]
+                        .extract_text().split())
+    assert "Vollkorn" in colophon and "DejaVu" not in colophon

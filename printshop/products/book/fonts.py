@@ -8,6 +8,7 @@ import re
 # The bundled families every book uses (body, tables and page numbers, headings, the
 # colophon's file list), in the order the colophon names them.
 BOOK_FAMILIES = ("Vollkorn", "Roboto Condensed", "Pirata One", "DejaVu Sans Mono")
+MONOSPACED = "DejaVu Sans Mono"
 
 
 def predicted_fonts(bodies: list[tuple[str, str]], policy, language: str) -> list[str]:
@@ -18,8 +19,12 @@ def predicted_fonts(bodies: list[tuple[str, str]], policy, language: str) -> lis
 
     html = "".join(body for _, body in bodies)
     code = " ".join(re.findall(r"<(?:code|pre)[^>]*>(.*?)</(?:code|pre)>", html, re.S))
-    return order_fonts([*BOOK_FAMILIES, *fallback_families(html_text(html), policy,
-                                                           language, html_text(code))])
+    # the monospaced family sets only code and raw HTML shown as text (book.css): a book
+    # without either would otherwise name a font it does not hold, and be rendered again
+    mono = bool(html_text(code).strip()) or 'class="raw-html"' in html
+    bundled = [f for f in BOOK_FAMILIES if f != MONOSPACED or mono]
+    return order_fonts([*bundled, *fallback_families(html_text(html), policy, language,
+                                                     html_text(code))])
 
 
 def order_fonts(families) -> list[str]:
