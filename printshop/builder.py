@@ -13,7 +13,6 @@ from printshop.cache import (
     BuildCache,
     Freshness,
     product_key,
-    stored_warnings,
 )
 from printshop.commands import PRINTS_COMMANDS, source_flag
 from printshop.errors import PrintshopError, Problem, Problems
@@ -97,7 +96,7 @@ def build_project(source: Path, out: Path, names: list[str] | None = None,
                  profile)
     report = BuildReport(up_to_date=[f.name for f in plan.fresh])
     for fresh in plan.fresh:
-        for warning in stored_warnings(fresh.entry):
+        for warning in plan.cache.stored_warnings(fresh.entry):
             if warning not in report.warnings:
                 report.warnings.append(warning)
     if plan.stale and before_render is not None:

@@ -35,7 +35,7 @@ from printshop.resources import PACKAGE_DIR
 from printshop.resources import TEMPLATES_DIR as BUILTIN_TEMPLATES
 
 CACHE_DIR = ".printshop-cache"
-FORMAT = 1
+FORMAT = 2   # 2: a warning's file kept as its inputs are (portable), not as shown
 NATIVE_LIBRARIES = ("libpango-1.0.so.0", "libpangoft2-1.0.so.0", "libharfbuzz.so.0",
                     "libharfbuzz-subset.so.0", "libfontconfig.so.1")
 # what in the environment changes a product's files: a date printed, WeasyPrint's patches
@@ -206,6 +206,22 @@ class BuildCache:
                 "printshop": PACKAGE_DIR}.get(prefix)
         return str(base / rest) if base is not None else rest
 
+    def _warning_path(self, path: str) -> str:
+        """Where a warning is, as the entry keeps it: a file as the inputs are (the project's
+        files relative to it), since the warning is shown again from another folder, or
+        after the project moved; a name that is no file ("reference", "--seed") as it is."""
+        if "/" in path or os.sep in path:
+            return self._store_path(os.path.abspath(path))
+        return f"name:{path}"
+
+    def stored_warnings(self, entry: dict) -> list:
+        """The warnings of an up-to-date product's last build, each at its file as seen
+        from here."""
+        from printshop.errors import Problem, display_path
+
+        return [Problem(display_path(self._real_path(path)), message, line, column)
+                for path, message, line, column in entry.get("warnings", [])]
+
     def _shown(self, stored: str) -> str:
         prefix, _, rest = stored.partition(":")
         return {"project": rest, "templates": f"printshop's templates/{rest}",
@@ -260,7 +276,8 @@ class BuildCache:
             "entries": dict(sorted(recorder.entries.items())),
             "outputs": {o: hashlib.sha256(data).hexdigest() for o, data in
                         sorted(outputs.items())},
-            "warnings": [[str(w.path), w.message, w.line, w.column] for w in warnings],
+            "warnings": [[self._warning_path(str(w.path)), w.message, w.line, w.column]
+                         for w in warnings],
             "extra": extra or {},   # what a product keeps for later (the book's page map)
         }
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -280,8 +297,4 @@ def entry_extra(out: Path, name: str) -> dict:
         return {}
 
 
-def stored_warnings(entry: dict) -> list:
-    from printshop.errors import Problem
 
-    return [Problem(path, message, line, column)
-            for path, message, line, column in entry.get("warnings", [])]

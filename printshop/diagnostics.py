@@ -14,9 +14,10 @@ NO_COLOR (https://no-color.org) or when the output is piped.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
-from printshop.errors import Problem, unique_sorted
+from printshop.errors import Problem, display_path, unique_sorted
 
 ERROR, WARNING = "error", "warning"
 # files whose lines are worth showing: what a user writes
@@ -89,11 +90,19 @@ def render_all(errors=(), warnings=(), colour: bool = False) -> list[str]:
             cache[path] = read_lines(path)
         return cache[path]
 
+    # each file as seen from here (some are made with the absolute path): sorted and said
+    # once however they were made
+    errors, warnings = [_shown(p) for p in errors], [_shown(p) for p in warnings]
     items = [(p, ERROR) for p in unique_sorted(errors)]
     items += [(p, WARNING) for p in unique_sorted(warnings) if p not in set(errors)]
     items.sort(key=lambda item: (item[0].path, item[0].line or 0, item[0].column or 0,
                                  item[1] == ERROR))
     return [render(problem, severity, colour, lines=lines) for problem, severity in items]
+
+
+def _shown(problem: Problem) -> Problem:
+    shown = display_path(problem.path)
+    return problem if shown == problem.path else replace(problem, path=shown)
 
 
 def read_lines(path: str) -> list[str] | None:

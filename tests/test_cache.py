@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO, SMALL_DECK, pdf_text
 from printshop.builder import build_project
 from printshop.cache import CACHE_DIR
-from printshop.errors import PrintshopError
+from printshop.errors import PrintshopError, display_path
 
 MANIFEST = """\
 title: Tiny Game
@@ -300,6 +300,26 @@ def test_strict_replays_the_warnings_of_an_up_to_date_product(project):
     assert again.built == [] and any("unused" in w.message for w in again.warnings)
     with pytest.raises(PrintshopError, match="unused"):
         build(project)
+
+
+def test_replayed_warnings_name_their_file_from_where_the_build_is_run(project, monkeypatch):
+    """A warning is said again while its product is up to date: from another folder (or
+    after the project moved) it must still name the file it is about."""
+    (project / "tables" / "unused.yaml").write_text(ARMOUR_TABLE.replace("Armour", "Unused"))
+    manifest = project / "printshop.yaml"
+    manifest.write_text(MANIFEST.replace("print_every_table: false", "print_every_table: true"))
+    monkeypatch.chdir(project)
+    first = [w for w in build_project(project, project / "build").warnings
+             if "unused" in w.message]
+    assert [display_path(w.path) for w in first] == ["tables/unused.yaml"]
+    moved = project.parent / "moved"
+    project.rename(moved)
+    monkeypatch.chdir(moved / "tables")
+    again = build_project(moved, moved / "build")
+    assert again.built == []
+    replayed = [w for w in again.warnings if "unused" in w.message]
+    assert [display_path(w.path) for w in replayed] == ["unused.yaml"]
+    assert all(Path(w.path).is_file() for w in replayed)
 
 
 def test_entries_name_the_files_read(project):

@@ -153,6 +153,21 @@ def test_errors_and_warnings_sorted_together_each_once(tmp_path):
     assert shown == ["a.md:2: error: first", "a.md:5: warning: between", "b.md:9: error: late"]
 
 
+def test_a_file_is_shown_from_the_working_folder_however_the_problem_names_it(tmp_path,
+                                                                             monkeypatch):
+    """Some problems are made with the file's absolute path (the page-flow report), most
+    relative to here: shown alike, sorted together, said once."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "guide").mkdir()
+    absolute = str(tmp_path / "guide" / "b.md")
+    shown = diagnostics.render_all(warnings=[Problem(absolute, "page 12: short", 3),
+                                             Problem("guide/a.md", "link", 9),
+                                             Problem("guide/b.md", "page 12: short", 3)])
+    assert shown == ["guide/a.md:9: warning: link", "guide/b.md:3: warning: page 12: short"]
+    outside = str(tmp_path.parent / "elsewhere.md")   # not below here: as it is
+    assert diagnostics.render_all(warnings=[Problem(outside, "w")]) == [f"{outside}: warning: w"]
+
+
 def test_the_source_line_and_caret_follow_an_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "t.yaml").write_text("rows:\n\t- roll: 1\n")
