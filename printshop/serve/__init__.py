@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -66,11 +67,18 @@ def run(source: Path, out: Path, names: list[str] | None, host: str, port: int,
     log(f"printshop: serving {out} at {preview.url} (Ctrl-C to stop)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         log(f"printshop: listening on {host}: other machines can read the built files")
-    stopped = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    # A flag, not an Event: a signal handler runs inside whatever the main thread is doing,
+    # and a second SIGTERM arriving inside the first handler's Event.set waited for the
+    # lock that handler held, for ever (a process manager and `timeout` both sending one)
+    stopped: list[bool] = []
+
+    def on_sigterm(*_) -> None:
+        stopped.append(True)
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        while not stopped.wait(0.5):
-            pass
+        while not stopped:
+            time.sleep(0.2)
     except KeyboardInterrupt:
         pass
     finally:
