@@ -288,6 +288,30 @@ def test_folders_follow_their_page_and_pretty_links_resolve(tmp_path):
     assert ms.warnings == []
 
 
+def test_a_section_page_links_its_children_as_a_static_site_serves_it(tmp_path):
+    """Jekyll serves guide.md at guide/, so its `[Saves](saves)` is guide/saves.md (Cairn's
+    Warden's Guide links all 24 of its chapters so); a file beside it still comes first."""
+    reader, ms, _ = read(tmp_path, {
+        "guide.md": "# Guide\n\n[Saves](saves) [Bonds](bonds.md#omens) [Map](map)\n",
+        "guide/saves.md": "# Saves\n", "guide/bonds.md": "# Bonds\n\n## Omens\n",
+        "map.md": "# Map\n", "guide/map.md": "# Guide Map\n"})
+    html = html_of(reader, ms)
+    assert '<a href="#saves">Saves</a>' in html and '<a href="#omens">Bonds</a>' in html
+    assert '<a href="#map">Map</a>' in html     # the file beside guide.md, not guide/map.md
+    assert ms.warnings == []
+
+
+def test_a_picture_linked_to_its_own_file_warns_once(tmp_path):
+    """`[![map](/img/map.webp)](/img/map.webp)`: a static site opens the picture full size;
+    in print the picture is the whole story (its missing file is the one warning)."""
+    _, ms, _ = read(tmp_path, {"a.md": "# A\n\n[![map](/img/map.webp)](/img/map.webp)\n\n"
+                                      "[the map](/img/map.webp)\n"})
+    assert warnings_of(ms) == [
+        (3, "image '/img/map.webp': file not found; a placeholder box is printed instead"),
+        (5, "link '/img/map.webp': no chapter '/img/map.webp' in the book; printed as plain "
+            "text")]
+
+
 def test_raw_html_anchors_are_link_targets_and_stay_unique(tmp_path):
     reader, ms, _ = read(tmp_path, {
         "a.md": '# A\n\n[go](#steps)\n\n<a id="steps"></a>\n\n## Steps\n',

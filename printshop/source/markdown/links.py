@@ -2,7 +2,9 @@
 
 * `#id` looks in the link's own file first (ids as GitHub and kramdown make them, `-1`,
   `-2` for repeats), then in the whole book, then the aliases other tools would use;
-* `other.md#id`, `other#id`, `other.md`, `other`, `sub/other.md`: that chapter file;
+* `other.md#id`, `other#id`, `other.md`, `other`, `sub/other.md`: that chapter file (from
+  the linking file's folder, then from its pretty URL: `guide.md` linking `saves` may mean
+  `guide/saves.md`, as a static site serves it);
 * `[[Note]]`, `[[Note#Heading]]`, `[[Note#^block]]`, `[[#Heading]]`: an Obsidian note by
   its file name, then a heading by title or id (printshop's own `[[Experience]]`);
 * images: relative to the chapter, or from the manuscript's root when they start with `/`
@@ -91,12 +93,16 @@ class Links:
             return None
         candidates = [target] if target.endswith(".md") else [
             target + ".md", target + "/index.md", target + "/README.md", target + "/_index.md"]
-        for candidate in candidates:
-            where = (self.root / candidate.lstrip("/")) if candidate.startswith("/") \
-                else (base.path.parent / candidate)
-            found = self.files.get(where.resolve())
-            if found:
-                return found
+        # relative to the file's folder; then to the page's own pretty URL, as a static site
+        # serves `guide.md` at guide/ (a Jekyll or Hugo section page linking `saves` means
+        # guide/saves.md)
+        folders = [self.root] if target.startswith("/") else \
+            [base.path.parent, base.path.with_suffix("")]
+        for folder in folders:
+            for candidate in candidates:
+                found = self.files.get((folder / candidate.lstrip("/")).resolve())
+                if found:
+                    return found
         return self._by_path(target.removesuffix(".md"))
 
     def _by_path(self, name: str) -> SourceFile | None:

@@ -275,7 +275,13 @@ class MarkdownReader:
                         child.meta = {**(child.meta or {}), "unlinked": True}
                     else:
                         child.attrSet("href", new)
-                    if problem and (self.warn_file_links or "no chapter" not in problem):
+                    # a picture linked to its own file (a static site opens it full size):
+                    # the picture prints, and says so if it is missing; the link is no news
+                    own_picture = i + 1 < len(block.children) and \
+                        block.children[i + 1].type == "image" and \
+                        (block.children[i + 1].attrGet("src") or "") == href
+                    if problem and not own_picture and \
+                            (self.warn_file_links or "no chapter" not in problem):
                         missing = _MISSING_FILE_RE.search(problem)
                         key = f"file {missing[1]}" if missing else problem
                         column = self._column(path, line, f"]({href}") if href else None
