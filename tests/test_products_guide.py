@@ -372,3 +372,26 @@ def test_a_manuscript_without_code_is_rendered_once(tmp_path, monkeypatch):
     colophon = " ".join(pdf_reader(tmp_path / "out" / "plain.pdf").pages[-1]
                         .extract_text().split())
     assert "Vollkorn" in colophon and "DejaVu" not in colophon
+
+
+def test_a_chapter_of_many_sections_runs_on_in_the_contents_rather_than_leave_a_hole(tmp_path):
+    """A contents entry is kept whole in a column, but one of more than 24 sections (a
+    bestiary) that does not fit left most of a column empty before it (Cairn's Warden's
+    Guide: 63 % of page 4). Now it runs on, its first and last entries kept together."""
+    source = tmp_path / "monsters"
+    source.mkdir()
+    for number in range(1, 8):        # the contents' first page nearly full, then ...
+        (source / f"0{number}-rules.md").write_text(
+            f"# Rules {number}\n\n" + "".join(f"## Rule {number}.{i}\n\nText.\n\n"
+                                              for i in range(10)))
+    (source / "08-bestiary.md").write_text(
+        "# Bestiary\n\n" + "".join(f"## Monster {i}\n\nIt bites.\n\n" for i in range(45)))
+    report = build_project(source, tmp_path / "out", paper="letter")
+    contents = [w.message for w in report.warnings if "Contents" in w.message]
+    assert contents == []
+    pages = [" ".join(page.extract_text().split())
+             for page in pdf_reader(tmp_path / "out" / "monsters.pdf").pages]
+    contents = next(i for i, text in enumerate(pages) if text.startswith("Contents"))
+    first, second = pages[contents], pages[contents + 1]
+    assert "Bestiary" in first and "Monster 0 " in first   # it starts where there is room
+    assert "Monster 44 " in second
