@@ -395,3 +395,35 @@ def test_a_chapter_of_many_sections_runs_on_in_the_contents_rather_than_leave_a_
     first, second = pages[contents], pages[contents + 1]
     assert "Bestiary" in first and "Monster 0 " in first   # it starts where there is room
     assert "Monster 44 " in second
+
+
+def test_a_run_of_short_sections_starts_under_its_chapter_title_on_a5(tmp_path):
+    """`### Name` and one short paragraph, a dozen times (Cairn's Overview & Principles):
+    each paragraph kept the next heading with it, so the run had no place to break and
+    went to the next page whole, leaving the chapter's first page 93 % empty."""
+    source = tmp_path / "tome"
+    source.mkdir()
+    (source / "01-principles.md").write_text("# Principles\n\n## Overview\n\n" + "".join(
+        f"### Principle {i}\n\nA sentence or two about this principle, long enough to run "
+        "over one line of the page.\n\n" for i in range(14)))
+    (source / "02-more.md").write_text("# More\n\nThe end.\n")   # (the book is "Tome")
+    report = build_project(source, tmp_path / "out", paper="a5")
+    assert [w.message for w in report.warnings if "short of its foot" in w.message] == []
+    pages = [" ".join(page.extract_text().split())
+             for page in pdf_reader(tmp_path / "out" / "tome.pdf").pages]
+    opener = next(text for text in pages if text.startswith("Principles"))
+    assert "PRINCIPLE 0" in opener.upper()
+
+
+def test_a_run_of_one_bullet_items_breaks_where_a_page_ends(tmp_path):
+    """`## Item` and its one bullet, as a list of magic items is written (Cairn's
+    Reliquary): `avoid` after a list's first item was `avoid` after its only one, which
+    kept it with the next heading, and the end of the run went to a new page whole."""
+    source = tmp_path / "tome"
+    source.mkdir()
+    (source / "01-items.md").write_text("# Items\n\n" + "".join(
+        f"## Item {i}, 1 use\n\n- What item {i} does when it is used, in a sentence that "
+        "runs over one line of the page.\n\n" for i in range(40)))
+    (source / "02-more.md").write_text("# More\n\nThe end.\n")
+    report = build_project(source, tmp_path / "out", paper="a5")
+    assert [w.message for w in report.warnings if "short of its foot" in w.message] == []
