@@ -403,10 +403,11 @@ def test_serve_help_has_examples():
 
 @pytest.mark.parametrize("signals", [1, 200])
 def test_serve_stops_on_sigterm_even_when_more_arrive(tmp_path, signals):
-    """One SIGTERM: serve stops as after Ctrl-C (exit 0). A process manager and a wrapper
-    (`timeout`, a shell) may each pass one on: one arriving while the handler of the one
-    before held a lock hung serve for ever (seen once; the window is microseconds wide, so
-    this sends many, a little apart: a later one may end it at once, -SIGTERM, never hang)."""
+    """SIGTERM stops serve as Ctrl-C does (exit 0), however many arrive. A process manager
+    and a wrapper (`timeout`, a shell) may each pass one on: one arriving while the handler
+    of the one before held a lock hung serve for ever (seen once; the window is
+    microseconds wide, so this sends many, a little apart), and one arriving while it
+    stopped ended it at once (-SIGTERM), before it had stopped its workers itself."""
     import os
     import signal
     import subprocess
@@ -428,7 +429,7 @@ def test_serve_stops_on_sigterm_even_when_more_arrive(tmp_path, signals):
                 break
             os.kill(process.pid, signal.SIGTERM)
             time.sleep(0.0005)
-        assert process.wait(timeout=20) in ((0,) if signals == 1 else (0, -signal.SIGTERM))
+        assert process.wait(timeout=40) == 0
     finally:
         if process.poll() is None:
             process.kill()

@@ -82,6 +82,8 @@ def run(source: Path, out: Path, names: list[str] | None, host: str, port: int,
     except KeyboardInterrupt:
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
         log("printshop: stopping")
-        preview.stop()
+        try:
+            preview.stop()     # (bounded; a SIGTERM meanwhile only sets the flag again)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
