@@ -90,6 +90,8 @@ class Walker:
         self.cmyk = cmyk
         self.forbid_transparency = forbid_transparency
         self.min_ppi = min_ppi
+        # each embedded font program's digest, by object: decoded once, not once a page
+        self._programs: dict[tuple[int, int], str] = {}
 
     def page(self, page) -> PageReport:
         report = PageReport()
@@ -264,8 +266,11 @@ class Walker:
                         if descriptor is not None and k in descriptor), None)
         embedded = subtype == "/Type3" or program is not None
         # the embedded program's digest: two subsets under one name are two programs
-        digest = hashlib.sha256(program.read_bytes()).hexdigest() if program is not None \
-            else None
+        digest = None
+        if program is not None:
+            if program.objgen not in self._programs or program.objgen == (0, 0):
+                self._programs[program.objgen] = hashlib.sha256(program.read_bytes()).hexdigest()
+            digest = self._programs[program.objgen]
         report.fonts[key] = (base, subtype[1:], embedded, digest)
 
     def _xobject(self, name, resources, ctm, report, depth) -> None:

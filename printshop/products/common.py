@@ -235,6 +235,17 @@ def font_as_data_url(path: str) -> str:
     return "data:font/woff;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+# Character and reference sheets are laid out for these papers only (their boxes and
+# columns are measured in millimetres of the page): asked for another, they keep their own
+SHEET_PAPERS = ("letter", "a4")
+
+
+def sheet_paper(asked: str, own: str | None = None) -> str:
+    """The paper a sheet prints on when `asked` is wanted: it, if the sheet is laid out for
+    it, else the product's `own` paper, else Letter."""
+    return asked if asked in SHEET_PAPERS else (own or "letter")
+
+
 _CSS_URL = re.compile(r"url\((['\"]?)([^'\")]+)\1\)")
 
 

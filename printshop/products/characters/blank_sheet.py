@@ -17,6 +17,7 @@ from printshop.output import BuildOutput
 from printshop.products import BuildContext, Product
 from printshop.products.characters import blank_recipe
 from printshop.products.common import (
+    SHEET_PAPERS,
     base_url,
     check_stylesheets,
     jinja_environment,
@@ -31,7 +32,6 @@ from printshop.render.job_warnings import collect_warnings
 from printshop.source.classes import SAVES, STATS
 from printshop.source.schema import Strict
 
-SHEET_PAPERS = ("letter", "a4")
 SHEET_MARGIN_MM = 9   # as the pregen sheet (products/characters/pregens.py)
 SHEET_FOOT_MM = 5     # css/pregens.css: .page-body is the page less the footer line
 RULE_MM = 6.5         # the writing areas' and notes' ruled lines (css/blank-sheet.css)

@@ -6,11 +6,8 @@ form. The sheet itself is blank_sheet.py's."""
 from __future__ import annotations
 
 from printshop.products import BuildContext
-from printshop.products.characters.blank_sheet import (
-    SHEET_MARGIN_MM,
-    SHEET_PAPERS,
-    blank_sheet_product,
-)
+from printshop.products.characters.blank_sheet import SHEET_MARGIN_MM, blank_sheet_product
+from printshop.products.common import sheet_paper as laid_out_paper
 
 
 def book_with_blank_sheet(ctx: BuildContext, project, book_pdf: bytes,
@@ -116,7 +113,7 @@ def _paper_rect(project, paper: str) -> list[float]:
 
 
 def _book_sheet_paper(paper: str) -> str:
-    return paper if paper in SHEET_PAPERS else "a4"
+    return laid_out_paper(paper, "a4")   # (A5, digest: the A4 sheet, drawn smaller)
 
 
 def _press(profile):

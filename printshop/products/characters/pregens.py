@@ -25,6 +25,7 @@ from printshop.products.common import (
     inline_css_for_screen,
     jinja_environment,
     page_size_css,
+    sheet_paper,
     stylesheet,
     template_problem,
 )
@@ -37,7 +38,6 @@ from printshop.source.yamlfile import load_yaml
 
 MAX_COUNT = 10_000          # more than this needs a confirmation (--yes)
 HARD_MAX_COUNT = 1_000_000
-SHEET_PAPERS = ("letter", "a4")
 SEED_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:+-]{0,31}$"
 PROGRESS_AFTER_S = 2.0   # packs quicker than this stay quiet
 PROGRESS_EVERY_S = 5.0
@@ -135,8 +135,7 @@ class Pregens(RecipePack, Product):
     def sheet_paper(self, ctx: BuildContext) -> str:
         """The paper the sheets print on: the one asked for if they are laid out for it,
         else the pack's own or Letter."""
-        paper = self.paper(ctx)
-        return paper if paper in SHEET_PAPERS else (self.options.paper or "letter")
+        return sheet_paper(self.paper(ctx), self.options.paper)
 
     def paper_for_sheets(self, ctx: BuildContext) -> str:
         """sheet_paper(), saying so where it is not the paper asked for."""

@@ -30,10 +30,12 @@ from printshop.errors import PrintshopError, Problem, Problems, display_path
 from printshop.output import BuildOutput, check_output_name
 from printshop.products import BuildContext, Product, markup
 from printshop.products.common import (
+    SHEET_PAPERS,
     base_url,
     build_date,
     check_stylesheets,
     jinja_environment,
+    sheet_paper,
     stylesheet,
     warn_missing_glyphs,
 )
@@ -51,7 +53,6 @@ from printshop.source.yamlfile import load_yaml
 TABLE_PARTIAL = "partials/table.html.j2"
 SHEET_TEMPLATE = "sheets/sheet.html.j2"
 CARDS_TEMPLATE = "sheets/class-cards.html.j2"
-SUPPORTED_PAPERS = ("letter", "a4")
 
 
 SheetId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]  # a file stem, never a path
@@ -96,8 +97,7 @@ class Reference(Product):
         """The paper the sheets print on: the one asked for, or, where they are not laid out
         for it (`build --paper a5` of a whole manifest), the product's own or Letter, as a
         pack of characters does (check() says so)."""
-        paper = self.asked_paper(ctx)
-        return paper if paper in SUPPORTED_PAPERS else (self.options.paper or "letter")
+        return sheet_paper(self.asked_paper(ctx), self.options.paper)
 
     def _manifest_line(self, *loc) -> int | None:
         if not self.project.manifest_path:
@@ -152,9 +152,9 @@ class Reference(Product):
 
     def check(self, ctx: BuildContext) -> None:
         asked = self.asked_paper(ctx)
-        if asked not in SUPPORTED_PAPERS:
+        if asked not in SHEET_PAPERS:
             ctx.warn(Problem(self.name, f"the reference sheets are laid out for "
-                             f"{' or '.join(SUPPORTED_PAPERS)} paper, not {asked}; "
+                             f"{' or '.join(SHEET_PAPERS)} paper, not {asked}; "
                              f"they print on {self.paper(ctx)}"))
         sheets = self.load_sheets()
         tables = self.project.tables
