@@ -22,9 +22,25 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS = ["guide", "pregens", "cards", "kit", "incremental", "manuscript"]
 
 
+def interpreter() -> str:
+    """Which Python the figures are for: the interpreter counts. printshop is CPU-bound
+    Python, and pyenv's Python 3.11.7 (built with --enable-shared, its core a shared
+    libpython, no profile-guided optimisation) ran the guide 8-11 % slower than Debian's
+    python3 (its core linked into the executable) on the same machine, with the same bytes
+    out (bench/BASELINE.md, 2026-12-06)."""
+    version = ".".join(map(str, sys.version_info[:3]))
+    try:
+        maps = Path("/proc/self/maps").read_text()
+    except OSError:
+        return f"Python {version}, {sys.executable}"
+    core = "core in a shared libpython" if "libpython" in maps else "core in the executable"
+    return f"Python {version} ({os.path.realpath(sys.executable)}, {core})"
+
+
 def main() -> int:
     results_dir = HERE / "results"
     results_dir.mkdir(exist_ok=True)
+    print(f"printshop's benchmarks on {interpreter()}", flush=True)
     selected = sys.argv[1:] or BENCHMARKS
     failed = []
     for name in selected:
@@ -152,7 +168,7 @@ def write_baseline(results_dir: Path, failed: list[str] | None = None) -> None:
         rows.append(f"| {', '.join(failed)}: FAILED in this run (see its output) | – | – | – "
                     "| – | MISS |")
     block = "\n".join([START, f"Latest `make bench` ({stamp}, {os.cpu_count()} cores, load "
-                        f"{load:.1f} at the end):", "", *rows, "", END])
+                        f"{load:.1f} at the end; {interpreter()}):", "", *rows, "", END])
     if START in text and END in text:
         text = text[:text.index(START)] + block + text[text.index(END) + len(END):]
     else:
