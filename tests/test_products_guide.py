@@ -427,3 +427,61 @@ def test_a_run_of_one_bullet_items_breaks_where_a_page_ends(tmp_path):
     (source / "02-more.md").write_text("# More\n\nThe end.\n")
     report = build_project(source, tmp_path / "out", paper="a5")
     assert [w.message for w in report.warnings if "short of its foot" in w.message] == []
+
+
+def test_a_heading_its_lead_in_and_a_markdown_table_go_to_the_next_column_together(tmp_path):
+    """`## Monster Appearance`, "Roll 1d20 for each column…" and a 20-row table (Cairn's
+    Warden's Guide): the table's wrapper (div.md-table) was not among what a heading's
+    first paragraph keeps with it, so the heading and its one line stayed at a column's
+    foot and the table began in the next (four times in Cairn 2e)."""
+    source = tmp_path / "tome"
+    source.mkdir()
+    filler = ("Monsters in the deep places are strange, and a Warden rolls for them at the "
+              "table rather than writing each one out beforehand. ")
+    sections = []
+    for n in range(16):   # (one of these headings fell at a column's foot: "Table 11")
+        rows = "".join(f"| {r} | Trait {n}-{r} | Feature {n}-{r} |\n" for r in range(1, 21))
+        sections.append(f"{filler * (1 + n % 9)}\n\n## Table {n}\n\nRoll 1d20 for each "
+                        f"column and combine the results.\n\n| d20 | Trait | Feature |\n"
+                        f"|--|--|--|\n{rows}\n")
+    (source / "01-monsters.md").write_text("# Monsters\n\n" + "\n".join(sections))
+    (source / "02-more.md").write_text("# More\n\nThe end.\n")
+    report = build_project(source, tmp_path / "out")
+    assert [w.message for w in report.warnings if "stranded" in w.message] == []
+    pages = [" ".join(page.extract_text().split())
+             for page in pdf_reader(tmp_path / "out" / "tome.pdf").pages]
+    body = [text for text in pages if not text.startswith("Contents")]
+    for n in range(16):   # each table starts on the page its heading is on
+        heading = next(text for text in body if f"Table {n} Roll" in text)
+        assert f"Table {n} Roll 1d20 for each column and combine the results. d20 Trait " \
+            f"Feature 1 Trait {n}-1 " in heading, (n, heading)
+
+
+def test_a_wide_tables_heading_spans_the_page_with_it_and_is_never_left_at_its_foot(
+        tmp_path):
+    """A table too wide for a column spans the page, and so did its heading, as a block of
+    its own: WeasyPrint does not move a spanning heading on with what it keeps with, so
+    "Seasonal Weather" (Cairn) stayed at a page's foot and its table began on the next."""
+    from printshop.source.markdown.parser import build_parser
+
+    source = tmp_path / "tome"
+    source.mkdir()
+    filler = ("Weather in the wild is fickle, and a Warden rolls for it each season rather "
+              "than deciding it beforehand. ")
+    head = "| d6 | " + " | ".join(f"Season {c} of the year" for c in range(6)) + " |\n|" + \
+        "--|" * 7 + "\n"
+    sections = []
+    for n in range(14):   # (one of these headings fell at a page's foot: "Wide 5")
+        rows = "".join(f"| {r} | " + " | ".join(f"W{n}r{r}c{c} and breezy" for c in range(6))
+                       + " |\n" for r in range(1, 7))
+        sections.append(f"{filler * (1 + (n * 3) % 13)}\n\n## Wide {n}\n\n{head}{rows}\n")
+    (source / "01-weather.md").write_text("# Weather\n\n" + "\n".join(sections))
+    (source / "02-more.md").write_text("# More\n\nThe end.\n")
+    # the heading is in the table's spanning box
+    html = build_parser().render(f"## Wide 0\n\n{head}| 1 |{' a |' * 6}\n")
+    assert html.startswith('<div class="md-table wide">\n<h2>Wide 0</h2>\n<table')
+    build_project(source, tmp_path / "out", strict=True)
+    text = " ".join(" ".join(page.extract_text().split()) + " |"
+                    for page in pdf_reader(tmp_path / "out" / "tome.pdf").pages)
+    for n in range(14):
+        assert f"Wide {n} d6 Season 0 of the year" in text, n

@@ -173,12 +173,15 @@ def find_outside(document) -> list[Outside]:
         page_box = page._page_box
         right = page_box.content_box_x() + page_box.width
         bottom = page_box.content_box_y() + page_box.height
-        stack = [(child, right, bottom, "page", None, None)
+        # (box, its right limit, the floor, "page" or "column", chapter, line, whether the
+        # box is a column: its own height ends below its last child's bottom margin, which
+        # may hang past the page where the text ends at its foot, cutting nothing off)
+        stack = [(child, right, bottom, "page", None, None, False)
                  for child in reversed(page_box.children or ())
                  if type(child).__name__ != "MarginBox"]
         last_line = None  # an unmarked block (raw HTML) follows the last marked one
         while stack:
-            box, limit, floor, frame, source, line = stack.pop()
+            box, limit, floor, frame, source, line, column = stack.pop()
             element = getattr(box, "element", None)
             if element is not None and hasattr(element, "get") and \
                     "::" not in (getattr(box, "element_tag", "") or ""):
@@ -190,8 +193,8 @@ def find_outside(document) -> list[Outside]:
             width = getattr(box, "width", None)
             # blocks and lines only: an inline box may hang a little past its line (a code
             # span's padding, a tall glyph) without anything being cut off
-            if source and isinstance(width, (int, float)) and _block_or_line(box) and \
-                    getattr(box, "position_y", None) is not None:
+            if source and not column and isinstance(width, (int, float)) and \
+                    _block_or_line(box) and getattr(box, "position_y", None) is not None:
                 try:
                     box_right = box.border_box_x() + box.border_width()
                     box_bottom = box.border_box_y() + box.border_height()
@@ -214,9 +217,9 @@ def find_outside(document) -> list[Outside]:
             for child in reversed(children):
                 if multicol and _is_column(child, box):
                     column_right = child.content_box_x() + child.width
-                    stack.append((child, column_right, floor, "column", source, line))
+                    stack.append((child, column_right, floor, "column", source, line, True))
                 else:
-                    stack.append((child, limit, floor, frame, source, line))
+                    stack.append((child, limit, floor, frame, source, line, False))
     return sorted(found.values(), key=lambda o: (o.source, o.line or 0, o.page))
 
 

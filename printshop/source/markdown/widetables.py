@@ -1,11 +1,20 @@
 """Tables wider than a text column: measured from their text before layout.
 
 A table whose columns cannot share a text column of a two-column page spans the page
-(`wide`, column-span: all); if its text is still too wide for the page, its type steps down
+(`wide`, column-span: all), in one box with the heading right above it, if any: WeasyPrint
+keeps a heading with what follows it by breaking before the heading, which it does not do
+between blocks that span the columns, so a spanning heading stayed alone at a page's foot
+with its table on the next ("Seasonal Weather" in Cairn). If its text is still too wide for
+the page, its type steps down
 (`size-1` … `size-4`, a floor of 6.2 pt), and at the floor its cells may wrap anywhere
 (`wrap-cells`). The figures are characters of the table face at 8.6 pt: about 62 fit a
 column of a two-column Letter or A4 page, about 130 the page. Whatever still does not fit is
 caught after layout (render/weasy/fit.py) and reported at the table's line.
+
+A header row with nothing in it is left out. Markdown tables must have one, so a table
+meant to have none is written with an empty one (Cairn's roll tables, with their column
+names in bold in the first row): printed, it was a bar of the header's colour above the
+table and again at the top of each column the table ran on to.
 """
 
 from __future__ import annotations
@@ -18,15 +27,26 @@ NATURAL_CAP = 28  # a cell longer than this wraps happily over several lines
 
 
 def use(md) -> None:
+    md.core.ruler.push("empty_table_headers", _drop_empty_headers)
     md.core.ruler.push("wide_tables", _measure_rule)
     md.add_render_rule("table_open", _render_open)
     md.add_render_rule("table_close", _render_close)
+    md.add_render_rule("heading_open", _render_heading_open)
 
 
 def _render_open(self, tokens, idx, options, env):
     # WeasyPrint spans a block across the columns, not a bare table: wrap it
-    wide = " wide" if (tokens[idx].meta or {}).get("wide") else ""
+    meta = tokens[idx].meta or {}
+    if meta.get("wrapped"):   # (opened before its heading)
+        return self.renderToken(tokens, idx, options, env)
+    wide = " wide" if meta.get("wide") else ""
     return f'<div class="md-table{wide}">\n' + self.renderToken(tokens, idx, options, env)
+
+
+def _render_heading_open(self, tokens, idx, options, env):
+    opens = '<div class="md-table wide">\n' if (tokens[idx].meta or {}).get("opens_table") \
+        else ""
+    return opens + self.renderToken(tokens, idx, options, env)
 
 
 def _render_close(self, tokens, idx, options, env):
@@ -62,6 +82,17 @@ def classify(rows: list[list[str]]) -> list[str]:
     return classes
 
 
+def _drop_empty_headers(state):
+    tokens = state.tokens
+    for start in range(len(tokens) - 1, -1, -1):
+        if tokens[start].type != "thead_open":
+            continue
+        end = next(i for i in range(start, len(tokens)) if tokens[i].type == "thead_close")
+        cells = [t for t in tokens[start:end] if t.type == "inline"]
+        if all(not t.content.strip() for t in cells):
+            del tokens[start:end + 1]
+
+
 def _measure_rule(state):
     tokens = state.tokens
     for i, token in enumerate(tokens):
@@ -78,9 +109,9 @@ def _measure_rule(state):
         classes = classify(rows)
         token.meta = {**(token.meta or {}), "wide": "wide" in classes}
         if "wide" in classes and i >= 3 and tokens[i - 1].type == "heading_close":
-            heading = tokens[i - 3]  # the table's heading goes with it, across the page
-            heading.attrSet("class", " ".join(filter(None, [heading.attrGet("class"),
-                                                            "span-all"])))
+            # the table's heading goes with it, across the page, in its box
+            tokens[i - 3].meta = {**(tokens[i - 3].meta or {}), "opens_table": True}
+            token.meta["wrapped"] = True
         classes = [c for c in classes if c != "wide"]
         if classes:
             existing = token.attrGet("class")
