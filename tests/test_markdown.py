@@ -1,4 +1,6 @@
 
+from pathlib import Path
+
 import pytest
 
 from printshop.errors import Problems
@@ -344,3 +346,39 @@ def test_vault_root_image_paths_resolve_inside_the_manuscript(tmp_path):
     html = html_of(reader, ms)
     assert (tmp_path / "Icons" / "three.png").as_uri() in html
     assert len(ms.warnings) == 1 and "Compendium/../../x.png" in ms.warnings[0].message
+
+
+def test_links_to_the_addresses_a_page_says_it_is_served_at_find_it(tmp_path):
+    """Cairn's SRD says `redirect_from: /cairn-srd/` (jekyll-redirect-from), and the rest of
+    the site links it there: 15 links printed as plain text, each a warning."""
+    reader, ms, problems = read(tmp_path, {
+        "rules/srd.md": "---\ntitle: SRD\nredirect_from: /cairn-srd/\n---\n\n# SRD\n\n"
+                        "## Weapons\n",
+        "rules/faq.md": "---\npermalink: /questions.html\n---\n\n# FAQ\n\n"
+                        "See [the SRD](/cairn-srd), [its weapons](/cairn-srd/#weapons) and "
+                        "[again](/Cairn-SRD/index.html).\n",
+        "more.md": "---\naliases:\n  - /old/more/\n  - /older/\n---\n\n# More\n\n"
+                   "[FAQ](/questions.html) [gone](/nowhere/)\n",
+        "last.md": "# Last\n\n[more](/older) [more](/old/more/)\n"})
+    assert not problems
+    html = html_of(reader, ms)
+    assert '<a href="#srd">the SRD</a>' in html and '<a href="#weapons">its weapons</a>' in html
+    assert '<a href="#srd">again</a>' in html and '<a href="#faq">FAQ</a>' in html
+    assert html.count('<a href="#more">more</a>') == 2
+    assert [m for _, m in warnings_of(ms)] == [
+        "link '/nowhere/': no chapter '/nowhere/' in the book; printed as plain text"]
+
+
+def test_many_links_to_ids_no_heading_has_are_one_warning(tmp_path):
+    """Cairn's SRD links each of its 100 spells to an id only its web page has: 100
+    warnings, one a line, where one says it (five or fewer are each their own)."""
+    spells = "".join(f"| {n} | [Spell {n}](#spell-{n}) |\n" for n in range(1, 41))
+    reader, ms, _ = read(tmp_path, {"a.md": "# A\n\n| d | Spell |\n|--|--|\n" + spells,
+                                    "b.md": "# B\n\n[x](#one) [y](#two) [z](#one)\n"})
+    by_file: dict[str, list] = {}
+    for warning in ms.warnings:
+        by_file.setdefault(Path(warning.path).name, []).append((warning.line, warning.message))
+    assert by_file["a.md"] == [(5, "40 links to ids no heading has: '#spell-1', '#spell-2', "
+                                   "'#spell-3' and 37 more (lines 5-44)")]
+    assert sorted(m for _, m in by_file["b.md"]) == [
+        "link to '#one': no heading has that id", "link to '#two': no heading has that id"]

@@ -6,7 +6,9 @@ chapter. Read, never printed. Keys printshop uses:
 * `order`, `nav_order` (Jekyll's just-the-docs), `weight` (Hugo): reading order, before the
   file name;
 * `draft: true`: the file is left out;
-* `subtitle`, `author`: the book's, from the opening file.
+* `subtitle`, `author`: the book's, from the opening file;
+* `permalink`, `redirect_from` (Jekyll), `url`, `aliases` (Hugo): other addresses the site
+  serves the page at, so that a link to one of them (`/cairn-srd/`) finds the chapter.
 
 Other keys (layout, parent, tags …) are ignored. Broken front matter is an error at its line.
 The front matter is replaced by blank lines, so Markdown line numbers stay the file's own.
@@ -22,6 +24,7 @@ from printshop.errors import PrintshopError, Problem
 
 _OPEN = {"---": "---", "+++": "+++"}
 ORDER_KEYS = ("order", "nav_order", "weight")
+URL_KEYS = ("permalink", "redirect_from", "url", "aliases")
 
 
 @dataclass
@@ -50,6 +53,17 @@ class FrontMatter:
 
     def get(self, key: str) -> str | None:
         return _text(self.data.get(key))
+
+    @property
+    def urls(self) -> list[str]:
+        """The site addresses the page says it is (also) served at."""
+        found: list[str] = []
+        for key in URL_KEYS:
+            value = self.data.get(key)
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str) and item.strip() and ":" not in item:
+                    found.append(item.strip())
+        return found
 
 
 def _text(value) -> str | None:

@@ -4,7 +4,9 @@
   `-2` for repeats), then in the whole book, then the aliases other tools would use;
 * `other.md#id`, `other#id`, `other.md`, `other`, `sub/other.md`: that chapter file (from
   the linking file's folder, then from its pretty URL: `guide.md` linking `saves` may mean
-  `guide/saves.md`, as a static site serves it);
+  `guide/saves.md`, as a static site serves it); `/an/address/`: the chapter whose front
+  matter says the site serves it there (`permalink`, `redirect_from`, `aliases`), else the
+  file at that path from the manuscript's root;
 * `[[Note]]`, `[[Note#Heading]]`, `[[Note#^block]]`, `[[#Heading]]`: an Obsidian note by
   its file name, then a heading by title or id (printshop's own `[[Experience]]`);
 * images: relative to the chapter, or from the manuscript's root when they start with `/`
@@ -45,6 +47,7 @@ class SourceFile:
     raw_ids: dict[str, str] = field(default_factory=dict)  # id="…" in raw HTML → book id
     headings: list[Heading] = field(default_factory=list)
     chapter_id: str | None = None
+    urls: list[str] = field(default_factory=list)   # other site addresses (front matter)
 
 
 class Links:
@@ -63,6 +66,10 @@ class Links:
                 self.by_relative.setdefault(relative.as_posix().casefold(), f)
             except ValueError:
                 pass
+        self.by_url: dict[str, SourceFile] = {}
+        for f in files:
+            for url in f.urls:
+                self.by_url.setdefault(_site_path(url), f)
         self.block_ids = {bid for f in files for bid in (*f.block_ids.values(),
                                                           *f.raw_ids.values())}
         self.aliases: dict[str, str] = {}
@@ -91,6 +98,8 @@ class Links:
         target = unquote(target).rstrip("/")  # static sites link to pretty URLs: page/
         if not target:
             return None
+        if target.startswith("/") and _site_path(target) in self.by_url:
+            return self.by_url[_site_path(target)]
         candidates = [target] if target.endswith(".md") else [
             target + ".md", target + "/index.md", target + "/README.md", target + "/_index.md"]
         # relative to the file's folder; then to the page's own pretty URL, as a static site
@@ -236,3 +245,12 @@ class Links:
                 if not any(p.startswith(".") for p in candidate.relative_to(self.root).parts):
                     return resolve_inside(candidate, self.roots, allow_absolute=True)
         return resolve_inside(name, self.roots, base=self.root)
+
+
+def _site_path(url: str) -> str:
+    """An address on the site, compared as a static site would serve it: `/cairn-srd/`,
+    `/cairn-srd`, `/Cairn-SRD.html` and `/cairn-srd/index.html` are one page."""
+    path = unquote(url.split("#")[0].split("?")[0]).strip().strip("/").casefold()
+    for suffix in ("/index.html", ".html", "/index"):
+        path = path.removesuffix(suffix)
+    return path
