@@ -485,3 +485,31 @@ def test_a_wide_tables_heading_spans_the_page_with_it_and_is_never_left_at_its_f
                     for page in pdf_reader(tmp_path / "out" / "tome.pdf").pages)
     for n in range(14):
         assert f"Wide {n} d6 Season 0 of the year" in text, n
+
+
+def test_a_rule_under_a_heading_keeps_with_it_and_what_follows(tmp_path):
+    """`### Second Wind`, `- - -`, then the feature (the 5th Edition SRD sets every class
+    feature so): a break was allowed between the rule and the text, and twelve headings
+    of its classes stayed at a column's foot with their rule."""
+    source = tmp_path / "tome"
+    source.mkdir()
+    body = ("Starting at 2nd level, you can push yourself beyond your normal limits for a "
+            "moment, and take one more action on your turn. ")
+    (source / "01-fighter.md").write_text("# The Fighter\n\n" + "".join(
+        f"### Feature {n}\n- - -\n{body * (1 + (n * 5) % 9)}\n\n" for n in range(40)))
+    (source / "02-more.md").write_text("# More\n\nThe end.\n")
+    report = build_project(source, tmp_path / "out")   # (three were, before)
+    assert [w.message for w in report.warnings if "stranded" in w.message] == []
+
+
+def test_a_chapter_title_over_a_wide_table_stays_the_chapters_own(tmp_path):
+    """`# The Bard` and at once the class table, too wide for a column (the 5th Edition
+    SRD): the title went into the table's spanning box, and its anchor was defined twice."""
+    source = tmp_path / "tome"
+    source.mkdir()
+    row = "| " + " | ".join(f"Spell slots {c}" for c in range(10)) + " |\n"
+    (source / "01-bard.md").write_text("# The Bard\n" + row + "|" + "--|" * 10 + "\n" +
+                                       row * 5 + "\n## Class Features\n\nAs a bard.\n")
+    (source / "02-more.md").write_text("# More\n\nThe end.\n")
+    build_project(source, tmp_path / "out", strict=True)   # (no "Anchor defined twice")
+    assert "The Bard" in pdf_reader(tmp_path / "out" / "tome.pdf").pages[3].extract_text()

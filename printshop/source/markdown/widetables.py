@@ -108,8 +108,10 @@ def _measure_rule(state):
                 rows[-1].append(_text(t))
         classes = classify(rows)
         token.meta = {**(token.meta or {}), "wide": "wide" in classes}
-        if "wide" in classes and i >= 3 and tokens[i - 1].type == "heading_close":
-            # the table's heading goes with it, across the page, in its box
+        if "wide" in classes and i >= 3 and tokens[i - 1].type == "heading_close" and \
+                tokens[i - 3].tag != "h1":
+            # the table's heading goes with it, across the page, in its box (not a
+            # chapter's title: the chapter opens with it, across the page already)
             tokens[i - 3].meta = {**(tokens[i - 3].meta or {}), "opens_table": True}
             token.meta["wrapped"] = True
         classes = [c for c in classes if c != "wide"]
