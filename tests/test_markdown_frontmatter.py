@@ -49,3 +49,23 @@ def test_unclosed_front_matter_is_an_error():
 def test_hugo_toml_front_matter():
     front, body = split_front_matter('+++\ntitle = "Magic"\nweight = 4\n+++\ntext\n', P)
     assert front.title == "Magic" and front.order == 4.0 and body.endswith("text\n")
+
+
+def test_mkdocs_meta_data_without_fences_is_front_matter_and_lines_stay_the_files_own():
+    """The 5th Edition SRD (MkDocs) opens every page with `description: …` and no fences:
+    it printed as the chapter's first paragraph."""
+    front, body = split_front_matter("description: Rules for the Fighter class.\n\n"
+                                     "# The Fighter\nText.\n", P)
+    assert front.get("description") == "Rules for the Fighter class."
+    assert body.split("\n")[2] == "# The Fighter" and "description" not in body
+    front, body = split_front_matter("title: Combat\nauthors:\n    Ann\n    Bob\n\nText.\n", P)
+    assert front.title == "Combat" and front.data["authors"] == ["Ann", "Bob"]
+    assert body.split("\n")[5] == "Text."
+
+
+@pytest.mark.parametrize("text", ["Note: the rules below are optional.\n\nMore.\n",
+                                  "Title: A Sentence That Starts So\n\nMore.\n",
+                                  "# Title\ndescription: not at the top\n"])
+def test_prose_that_looks_like_a_key_stays_prose(text):
+    front, body = split_front_matter(text, P)
+    assert front.data == {} and body == text

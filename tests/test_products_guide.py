@@ -513,3 +513,18 @@ def test_a_chapter_title_over_a_wide_table_stays_the_chapters_own(tmp_path):
     (source / "02-more.md").write_text("# More\n\nThe end.\n")
     build_project(source, tmp_path / "out", strict=True)   # (no "Anchor defined twice")
     assert "The Bard" in pdf_reader(tmp_path / "out" / "tome.pdf").pages[3].extract_text()
+
+
+def test_a_heading_with_a_rule_its_lead_in_and_a_subsection_keep_together(tmp_path):
+    """`### Spellcasting`, `- - -`, one sentence, then `#### Cantrips` (the 5th Edition
+    SRD's druid and paladin): the lead-in keeps the next heading with it, rule or not."""
+    source = tmp_path / "tome"
+    source.mkdir()
+    body = ("At 1st level, you know two cantrips of your choice from the druid spell list, "
+            "and learn more at higher levels. ")
+    (source / "01-druid.md").write_text("# The Druid\n\n" + "".join(
+        f"### Feature {n}\n- - -\nDrawing on the essence of nature itself, you shape it to "
+        f"your will.\n\n#### Part {n}\n{body * (1 + (n * 5) % 7)}\n\n" for n in range(30)))
+    (source / "02-more.md").write_text("# More\n\nThe end.\n")
+    report = build_project(source, tmp_path / "out")   # (two were, before)
+    assert [w.message for w in report.warnings if "stranded" in w.message] == []

@@ -12,6 +12,13 @@ chapter. Read, never printed. Keys printshop uses:
 
 Other keys (layout, parent, tags …) are ignored. Broken front matter is an error at its line.
 The front matter is replaced by blank lines, so Markdown line numbers stay the file's own.
+
+MkDocs (Python-Markdown's meta-data) also takes `key: value` lines at the very top with no
+fences, up to the first blank line: the 5th Edition SRD opens each page with `description:
+…`, which printed as the chapter's first paragraph. Those are read as front matter when the
+first line names one of the keys MkDocs and its themes use (`title`, `description`,
+`summary`, `authors`, `date`, `template`, `hide`, `tags`, `status`, `search`, `keywords`, in
+lower case, as written for it), so that prose opening with "Note: …" stays prose.
 """
 
 from __future__ import annotations
@@ -25,6 +32,9 @@ from printshop.errors import PrintshopError, Problem
 _OPEN = {"---": "---", "+++": "+++"}
 ORDER_KEYS = ("order", "nav_order", "weight")
 URL_KEYS = ("permalink", "redirect_from", "url", "aliases")
+_MKDOCS_META = re.compile(r"^(title|description|summary|authors?|date|template|hide|tags|"
+                          r"status|search|keywords):(\s|$)")
+_META_LINE = re.compile(r"^([A-Za-z0-9_-]+):\s*(.*)$")
 
 
 @dataclass
@@ -77,6 +87,8 @@ def split_front_matter(text: str, path: Path) -> tuple[FrontMatter, str]:
     """(front matter, the text with the front matter blanked out)."""
     lines = text.split("\n")
     fence = lines[0].rstrip() if lines else ""
+    if fence not in _OPEN and _MKDOCS_META.match(fence):
+        return _mkdocs_meta(lines)
     if fence not in _OPEN or len(lines) < 2:
         return FrontMatter(), text
     for end in range(1, len(lines)):
@@ -89,6 +101,28 @@ def split_front_matter(text: str, path: Path) -> tuple[FrontMatter, str]:
     data = _parse(body, fence, path) if body.strip() else {}
     blanked = "\n" * end + "\n" + "\n".join(lines[end + 1:])
     return FrontMatter(data), blanked
+
+
+def _mkdocs_meta(lines: list[str]) -> tuple[FrontMatter, str]:
+    """Python-Markdown's meta-data: `key: value` lines up to the first blank line, a line
+    indented four spaces or more going on with the key before it (a list, in MkDocs)."""
+    data: dict = {}
+    key = None
+    end = 0     # the first line that is not meta-data
+    while end < len(lines) and lines[end].strip():
+        line = lines[end]
+        match = _META_LINE.match(line)
+        if match and not line.startswith(" "):
+            key = match[1].lower()
+            data[key] = match[2].strip()
+        elif key is not None and line.startswith("    "):
+            previous = data[key]
+            data[key] = (previous if isinstance(previous, list) else
+                         [previous] if previous else []) + [line.strip()]
+        else:
+            break    # not meta-data after all: the text starts here
+        end += 1
+    return FrontMatter(data), "\n" * end + "\n".join(lines[end:])
 
 
 def _parse(body: str, fence: str, path: Path) -> dict:
