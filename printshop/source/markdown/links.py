@@ -2,11 +2,11 @@
 
 * `#id` looks in the link's own file first (ids as GitHub and kramdown make them, `-1`,
   `-2` for repeats), then in the whole book, then the aliases other tools would use;
-* `other.md#id`, `other#id`, `other.md`, `other`, `sub/other.md`: that chapter file (from
-  the linking file's folder, then from its pretty URL: `guide.md` linking `saves` may mean
-  `guide/saves.md`, as a static site serves it); `/an/address/`: the chapter whose front
-  matter says the site serves it there (`permalink`, `redirect_from`, `aliases`), else the
-  file at that path from the manuscript's root;
+* `other.md#id`, `other#id`, `other.md`, `other.html`, `other`, `sub/other.md`: that chapter
+  file (from the linking file's folder, then from its pretty URL: `guide.md` linking
+  `saves` may mean `guide/saves.md`, as a static site serves it); `/an/address/`: the
+  chapter whose front matter says the site serves it there (`permalink`, `redirect_from`,
+  `aliases`), else the file at that path from the manuscript's root;
 * `[[Note]]`, `[[Note#Heading]]`, `[[Note#^block]]`, `[[#Heading]]`: an Obsidian note by
   its file name, then a heading by title or id (printshop's own `[[Experience]]`);
 * images: relative to the chapter, or from the manuscript's root when they start with `/`
@@ -100,6 +100,8 @@ class Links:
             return None
         if target.startswith("/") and _site_path(target) in self.by_url:
             return self.by_url[_site_path(target)]
+        if target.endswith(".html"):   # the page a static site builds from the chapter
+            target = target.removesuffix(".html")
         candidates = [target] if target.endswith(".md") else [
             target + ".md", target + "/index.md", target + "/README.md", target + "/_index.md"]
         # relative to the file's folder; then to the page's own pretty URL, as a static site

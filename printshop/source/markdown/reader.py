@@ -28,7 +28,7 @@ from markdown_it.token import Token
 
 from printshop.errors import PrintshopError, Problems
 from printshop.source.icons import UnknownIcon, icon_set
-from printshop.source.markdown import containers, rawhtml
+from printshop.source.markdown import booktools, containers, rawhtml
 from printshop.source.markdown.chapters import (
     Chapter,
     book_title,
@@ -113,8 +113,7 @@ class MarkdownReader:
                 self.warnings.add(path, message, line)
             parsed.append((SourceFile(path, urls=front.urls), front, self.md.parse(text, {})))
             self._texts[path] = text
-        keys = reading_keys(parsed, self.root)
-        parsed.sort(key=lambda item: keys[item[0].path])
+        parsed = self._in_reading_order(parsed)
 
         used_ids: set[str] = set()
         headings: dict[str, Heading] = {}
@@ -131,9 +130,24 @@ class MarkdownReader:
         for source, _, tokens in parsed:
             self._check_inline(source, tokens)
         title, front_matter = book_title(parsed)
+        title = booktools.config_title(self.root) or title
         return Manuscript(chapters=chapters, headings=headings, directives=directives,
                           front_matter=front_matter, files=[s.path for s, _, _ in parsed],
                           warnings=self.warnings.items, title=title)
+
+    def _in_reading_order(self, parsed: list) -> list:
+        """The chapters in the order SUMMARY.md links them (mdBook, GitBook: only those), or
+        else by file name, front matter and folder (chapters.reading_keys)."""
+        summary = booktools.summary_file(self.root)
+        entry = next((item for item in parsed if summary is not None and
+                      item[0].path.resolve() == summary.resolve()), None)
+        if summary is not None and entry is not None:
+            order = booktools.summary_order(summary, entry[2])
+            listed = [item for item in parsed if item[0].path.resolve() in order]
+            if listed:
+                return sorted(listed, key=lambda item: order[item[0].path.resolve()])
+        keys = reading_keys(parsed, self.root)
+        return sorted(parsed, key=lambda item: keys[item[0].path])
 
     def render(self, chapter: Chapter, directive_renderer: Callable[[str, str, dict], str],
                edition: str = "print") -> str:
