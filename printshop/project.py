@@ -12,7 +12,13 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from printshop.deps import RecordingTables, paused, record_listing
+from printshop.deps import (
+    RecordingTables,
+    paused,
+    record_file,
+    record_listing,
+    record_missing,
+)
 from printshop.errors import PrintshopError, Problems
 from printshop.resources import DATA_DIR
 from printshop.resources import TEMPLATES_DIR as BUILTIN_TEMPLATES
@@ -213,10 +219,17 @@ class Project:
             broken = {Path(p.path).stem for p in problems.items} - set(tables)
         return RecordingTables(tables, self.root / "tables", broken)
 
+    # The project object is shared by the products a build makes at once, and what it loads
+    # once is kept: each product that asks records the file again (the first to ask would
+    # otherwise be the only one whose cache entry names it, whichever thread came first).
     @property
     def classes(self) -> ClassesFile | None:
-        if not hasattr(self, "_classes"):
-            path = self.root / "tables" / "classes.yaml"
+        path = self.root / "tables" / "classes.yaml"
+        if hasattr(self, "_classes") and path.is_file():
+            record_file(path)
+        elif hasattr(self, "_classes"):
+            record_missing(path)
+        else:
             try:
                 self._classes: Any = load_classes(path) if path.is_file() else None
             except PrintshopError as exc:
@@ -228,8 +241,13 @@ class Project:
             raise PrintshopError([])   # reported already
         return self._classes
 
-    @cached_property
+    @property
     def papers(self) -> dict[str, dict]:
+        record_file(DATA_DIR / "papers.yaml")    # (kept for the project: see `classes`)
+        return self._papers
+
+    @cached_property
+    def _papers(self) -> dict[str, dict]:
         table = load_table(DATA_DIR / "papers.yaml")
         return {row["id"]: dict(row.values) for row in table.rows}
 

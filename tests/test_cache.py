@@ -590,3 +590,15 @@ def test_two_builds_racing_into_one_folder_both_end_cleanly(project):
     assert "First Card" in text and "Second Card" in text
     again = build_project(project, project / "build", ["deck-a"], strict=True)
     assert again.built == [] and again.up_to_date == ["deck-a"]   # the cache holds
+
+
+def test_data_the_project_keeps_is_named_by_every_product_that_reads_it(project):
+    """The paper sizes are loaded once for the project and kept; only the product that
+    asked first recorded reading them, so which product's entry named papers.yaml depended
+    on which thread came first (a build of products at once differed, now and then, from
+    one at a time)."""
+    build(project, force=True)
+    for name in ("book", "deck-a", "deck-b"):
+        entry = json.loads((project / "build" / CACHE_DIR / "products" / f"{name}.json")
+                           .read_text())
+        assert "printshop:data/papers.yaml" in entry["files"], name

@@ -75,3 +75,9 @@ def test_a_link_to_the_page_a_site_builds_from_a_chapter_finds_the_chapter(tmp_p
                                  "glossary.md": "# Glossary\n\n## Scoop\n"})
     html = "".join(reader.render(c, lambda n, a, attrs: "") for c in ms.chapters)
     assert '<a href="#scoop">glossary</a>' in html and not ms.warnings
+
+
+def test_a_chapter_called_summary_is_a_chapter(tmp_path):
+    _, ms = read(tmp_path, {"summary.md": "# Summary of the Rules\n\n[B](b.md)\n",
+                            "a.md": "# A\n", "b.md": "# B\n"})
+    assert [c.title for c in ms.chapters] == ["A", "B", "Summary of the Rules"]

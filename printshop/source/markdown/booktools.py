@@ -13,6 +13,7 @@ Only files inside the manuscript's folder are read.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -36,9 +37,12 @@ def summary_file(root: Path) -> Path | None:
         candidate = folder / SUMMARY
         try:
             inside = candidate.resolve().is_relative_to(root.resolve())
+            # the name exactly: on a file system that ignores case, a chapter called
+            # summary.md must not become the book's order
+            named = SUMMARY in os.listdir(folder)
         except OSError:
             continue
-        if inside and candidate.is_file():
+        if inside and named and candidate.is_file():
             return candidate
     return None
 

@@ -256,3 +256,25 @@ def _site_path(url: str) -> str:
     for suffix in ("/index.html", ".html", "/index"):
         path = path.removesuffix(suffix)
     return path
+
+
+# more links than this to ids a file does not have are one warning (Cairn's SRD links each
+# of its 100 spells to an id of the web page's own: 100 warnings, one a line)
+MISSING_IDS_SUMMARY = 5
+
+
+def summarise_missing_ids(dangling: dict) -> None:
+    """Links of one file to ids no heading has, when there are many: one entry, with the
+    first few ids and the lines they span."""
+    keys = [k for k in dangling if k.startswith("link to '#") and k.endswith("has that id")]
+    if len(keys) <= MISSING_IDS_SUMMARY:
+        return
+    misses = sorted((m for k in keys for m in dangling.pop(k)), key=lambda m: m[0])
+    ids = [k[len("link to '"):k.index("':")] for k in
+           sorted(keys, key=lambda k: min(line for line, _, _ in
+                                          [m for m in misses if m[1].startswith(k)]))]
+    shown = ", ".join(f"'{i}'" for i in ids[:3])
+    first, last = misses[0][0], misses[-1][0]
+    message = (f"{len(misses)} links to ids no heading has: {shown} and {len(ids) - 3} more "
+               f"(lines {first}-{last})")
+    dangling[message] = [(first, message, misses[0][2])]

@@ -37,7 +37,7 @@ from printshop.source.markdown.chapters import (
     split_chapters,
 )
 from printshop.source.markdown.frontmatter import FrontMatter, split_front_matter
-from printshop.source.markdown.links import Heading, Links, SourceFile
+from printshop.source.markdown.links import Heading, Links, SourceFile, summarise_missing_ids
 from printshop.source.markdown.parser import build_parser
 from printshop.source.markdown.slugs import Slugger, unique_id
 from printshop.source.yamlfile import read_text
@@ -335,7 +335,7 @@ class MarkdownReader:
                                           self._column(path, line, src) if src else None)
         # one warning per missing target (a manuscript cut from a bigger site links to the
         # rest of the site many times), naming every line
-        _summarise_missing_ids(dangling)
+        summarise_missing_ids(dangling)
         for key, misses in dangling.items():
             lines = sorted({line for line, _, _ in misses})
             if len(misses) == 1 or not key.startswith("file "):
@@ -347,28 +347,6 @@ class MarkdownReader:
                    f"{', '.join(map(str, lines[1:]))})" if len(lines) > 1 else ""
             column = next((c for line, _, c in misses if line == lines[0]), None)
             self.warnings.add(path, message + also, lines[0], column)
-
-
-# more links than this to ids a file does not have are one warning (Cairn's SRD links each
-# of its 100 spells to an id of the web page's own: 100 warnings, one a line)
-MISSING_IDS_SUMMARY = 5
-
-
-def _summarise_missing_ids(dangling: dict) -> None:
-    """Links of one file to ids no heading has, when there are many: one entry, with the
-    first few ids and the lines they span."""
-    keys = [k for k in dangling if k.startswith("link to '#") and k.endswith("has that id")]
-    if len(keys) <= MISSING_IDS_SUMMARY:
-        return
-    misses = sorted((m for k in keys for m in dangling.pop(k)), key=lambda m: m[0])
-    ids = [k[len("link to '"):k.index("':")] for k in
-           sorted(keys, key=lambda k: min(line for line, _, _ in
-                                          [m for m in misses if m[1].startswith(k)]))]
-    shown = ", ".join(f"'{i}'" for i in ids[:3])
-    first, last = misses[0][0], misses[-1][0]
-    message = (f"{len(misses)} links to ids no heading has: {shown} and {len(ids) - 3} more "
-               f"(lines {first}-{last})")
-    dangling[message] = [(first, message, misses[0][2])]
 
 
 def _shown(path: Path, root: Path) -> str:
