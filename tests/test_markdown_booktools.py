@@ -81,3 +81,39 @@ def test_a_chapter_called_summary_is_a_chapter(tmp_path):
     _, ms = read(tmp_path, {"summary.md": "# Summary of the Rules\n\n[B](b.md)\n",
                             "a.md": "# A\n", "b.md": "# B\n"})
     assert [c.title for c in ms.chapters] == ["A", "B", "Summary of the Rules"]
+
+
+MKDOCS_YML = """site_name: The Guide
+docs_dir: pages
+markdown_extensions:
+  - pymdownx.emoji:
+      emoji_index: !!python/name:material.extensions.emoji.twemoji
+nav:
+  - Home: index.md
+  - Rules:
+    - Combat: rules/combat.md
+    - rules/magic.md
+  - Bestiary: bestiary/
+  - Discord: https://example.org/chat
+"""
+
+
+def test_mkdocs_nav_is_the_reading_order_and_docs_dir_the_book(tmp_path):
+    """MkDocs' own documentation built from its repository's root: the README and the
+    package's test pages beside `docs/` were chapters, and the nav's order was not kept."""
+    _, ms = read(tmp_path, {
+        "mkdocs.yml": MKDOCS_YML, "README.md": "# The repository\n",
+        "pages/index.md": "# Welcome\n", "pages/rules/magic.md": "# Magic\n",
+        "pages/rules/combat.md": "# Combat\n", "pages/bestiary/owlbear.md": "# Owlbear\n",
+        "pages/bestiary/goblin.md": "# Goblin\n", "pages/not-in-nav.md": "# Draft\n",
+        "tools/notes.md": "# Notes\n"})
+    assert [c.title for c in ms.chapters] == ["Welcome", "Combat", "Magic", "Goblin",
+                                              "Owlbear"]
+    assert ms.title == "The Guide"
+
+
+def test_mkdocs_without_a_nav_reads_its_docs_in_the_usual_order(tmp_path):
+    _, ms = read(tmp_path, {"mkdocs.yml": "site_name: SRD\n", "README.md": "# Repo\n",
+                            "docs/index.md": "# Home\n", "docs/b.md": "# B\n",
+                            "docs/a.md": "# A\n"})
+    assert [c.title for c in ms.chapters] == ["Home", "A", "B"]

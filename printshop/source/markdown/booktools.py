@@ -1,10 +1,15 @@
-"""What other book tools say about a manuscript: its reading order and its title.
+"""What other book tools say about a manuscript: which files are the book, in what order,
+and its title.
 
 * mdBook (`book.toml`, chapters in `src/`, or the folder its `src` names) and GitBook keep
   the reading order in `SUMMARY.md`: the chapter files it links, in the order it links them,
   are the book, as those tools build it (a file it does not link is not in their book and
   is left out here too; `SUMMARY.md` itself is a contents page, not a chapter). A draft
   entry (`[Title]()`) has no file and is skipped.
+* MkDocs (`mkdocs.yml`): the book is the pages in its `docs_dir` (`docs/`; not the
+  repository's README beside it), in the order of its `nav` when it has one (a folder in the
+  nav, as the literate-nav plugin allows, stands for its pages in the usual order), the
+  pages the nav leaves out left out.
 * The book's title: `title` under `[book]` in `book.toml`, or `site_name` in `mkdocs.yml`,
   when the manuscript's folder holds one (printshop.yaml's `title` still comes first).
 
@@ -64,6 +69,40 @@ def summary_order(summary: Path, tokens) -> dict[Path, int]:
     return order
 
 
+def mkdocs_book(root: Path, files: list[Path]) -> tuple[list[Path], bool] | None:
+    """(the pages of an MkDocs manuscript, whether they are in the nav's order), or None
+    for a manuscript without an mkdocs.yml."""
+    config = _mkdocs_yml(root)
+    if config is None:
+        return None
+    docs = config.get("docs_dir", "docs")
+    docs_dir = (root / docs).resolve() if isinstance(docs, str) else root.resolve()
+    if not docs_dir.is_relative_to(root.resolve()) or not docs_dir.is_dir():
+        docs_dir = root.resolve()
+    pages = [p for p in files if p.resolve().is_relative_to(docs_dir)]
+    nav = config.get("nav")
+    if not isinstance(nav, list):
+        return pages, False
+    by_path = {p.resolve(): p for p in pages}
+    ordered: list[Path] = []
+
+    def walk(items) -> None:
+        for item in items:
+            values = item.values() if isinstance(item, dict) else [item]
+            for value in values:
+                if isinstance(value, list):
+                    walk(value)
+                elif isinstance(value, str) and "://" not in value:
+                    target = (docs_dir / value).resolve()
+                    if target in by_path and by_path[target] not in ordered:
+                        ordered.append(by_path[target])
+                    elif value.endswith("/") or target.is_dir():   # a folder's pages
+                        ordered.extend(p for p in pages if p not in ordered and
+                                       p.resolve().is_relative_to(target))
+    walk(nav)
+    return (ordered, True) if ordered else (pages, False)
+
+
 def config_title(root: Path) -> str | None:
     """The book's title as book.toml or mkdocs.yml gives it, if either is in `root`."""
     book = _book_toml(root)
@@ -71,15 +110,26 @@ def config_title(root: Path) -> str | None:
         title = book["book"].get("title")
         if isinstance(title, str) and title.strip():
             return title.strip()
-    mkdocs = root / "mkdocs.yml"
-    text = _read(mkdocs)
-    if text is not None:
-        for line in text.splitlines():
-            # (read line by line: MkDocs' files carry !!python tags a safe loader refuses)
-            if line.startswith("site_name:"):
-                name = line[len("site_name:"):].strip().strip("'\"")
-                return name or None
-    return None
+    name = (_mkdocs_yml(root) or {}).get("site_name")
+    return name.strip() if isinstance(name, str) and name.strip() else None
+
+
+def _mkdocs_yml(root: Path) -> dict | None:
+    """mkdocs.yml's settings (its `!!python/name:` and `!ENV` tags read as nothing)."""
+    text = _read(root / "mkdocs.yml")
+    if text is None:
+        return None
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    try:
+        data = yaml.load(text, Loader=Loader)   # noqa: S506 (a SafeLoader)
+    except yaml.YAMLError:
+        return None     # (MkDocs says what is wrong with it; the book is read without it)
+    return data if isinstance(data, dict) else None
 
 
 def _book_toml(root: Path) -> dict | None:

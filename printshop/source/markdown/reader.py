@@ -98,6 +98,7 @@ class MarkdownReader:
         self._texts: dict[Path, str] = {}   # each chapter's text: columns for problems
 
     def read(self, files: list[Path], problems: Problems) -> Manuscript:
+        files, ordered = self._book_files(files)
         parsed: list[tuple[SourceFile, FrontMatter, list[Token]]] = []
         for path in files:
             try:
@@ -113,7 +114,9 @@ class MarkdownReader:
                 self.warnings.add(path, message, line)
             parsed.append((SourceFile(path, urls=front.urls), front, self.md.parse(text, {})))
             self._texts[path] = text
-        parsed = self._in_reading_order(parsed)
+        if not ordered:
+            keys = reading_keys(parsed, self.root)
+            parsed.sort(key=lambda item: keys[item[0].path])
 
         used_ids: set[str] = set()
         headings: dict[str, Heading] = {}
@@ -135,19 +138,26 @@ class MarkdownReader:
                           front_matter=front_matter, files=[s.path for s, _, _ in parsed],
                           warnings=self.warnings.items, title=title)
 
-    def _in_reading_order(self, parsed: list) -> list:
-        """The chapters in the order SUMMARY.md links them (mdBook, GitBook: only those), or
-        else by file name, front matter and folder (chapters.reading_keys)."""
+    def _book_files(self, files: list[Path]) -> tuple[list[Path], bool]:
+        """The files that are the book, and whether they are in the book's order already:
+        those SUMMARY.md lists (mdBook, GitBook), or an MkDocs site's pages in its nav's
+        order (source/markdown/booktools.py); else all of them, to be ordered by name,
+        front matter and folder (chapters.reading_keys)."""
         summary = booktools.summary_file(self.root)
-        entry = next((item for item in parsed if summary is not None and
-                      item[0].path.resolve() == summary.resolve()), None)
-        if summary is not None and entry is not None:
-            order = booktools.summary_order(summary, entry[2])
-            listed = [item for item in parsed if item[0].path.resolve() in order]
+        if summary is not None and summary.resolve() in {p.resolve() for p in files}:
+            try:
+                text = read_text(summary, MAX_CHAPTER_BYTES)
+            except PrintshopError:
+                text = ""
+            order = booktools.summary_order(summary, self.md.parse(text, {}))
+            listed = sorted((p for p in files if p.resolve() in order),
+                            key=lambda p: order[p.resolve()])
             if listed:
-                return sorted(listed, key=lambda item: order[item[0].path.resolve()])
-        keys = reading_keys(parsed, self.root)
-        return sorted(parsed, key=lambda item: keys[item[0].path])
+                return listed, True
+        mkdocs = booktools.mkdocs_book(self.root, files)
+        if mkdocs is not None and mkdocs[0]:
+            return mkdocs
+        return files, False
 
     def render(self, chapter: Chapter, directive_renderer: Callable[[str, str, dict], str],
                edition: str = "print") -> str:
