@@ -4,6 +4,11 @@ boxes) and `::name[argument]{key="value"}` directives on a line of their own.
 Every container becomes a labelled box: printshop's own kinds (note, sidebar, optional,
 example), the common admonitions (tip, warning …) with their usual label, and any other
 name as a box labelled with that name made readable, never as literal colons.
+
+A container that is never closed would run to the end of the file, and every one opened
+after it would nest inside it (mkdocstrings' `::: module.Class.method` lines, which are not
+containers, made eleven pages of nested boxes in MkDocs' own documentation): `prescan`
+prints such an opening line as text, with a warning at it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,51 @@ _INFO_RE = re.compile(r"^\s*(?:\{([^}]*)\}|([\w-]+))?\s*(?:\[([^\]]*)\])?\s*(?:\
 LABELS = {"optional": "Optional rule", "example": "Example", "tip": "Tip", "info": "Info",
           "warning": "Warning", "caution": "Caution", "danger": "Danger",
           "important": "Important", "note": None, "sidebar": None}
+
+
+_FENCE_RE = re.compile(r"^ {0,3}(:{3,})[ \t]*(.*)$")
+_CODE_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def prescan(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """The text with each container opener that is never closed escaped (printed as it
+    is), and a (line, message) for each. Fences are matched as the container plugin does:
+    a line of colons and nothing else closes the innermost open container whose fence is
+    no longer; outside any, it opens one; code blocks are passed over."""
+    lines = text.split("\n")
+    open_fences: list[tuple[int, int]] = []     # (line index, colons)
+    code: str | None = None
+    for index, line in enumerate(lines):
+        fence = _CODE_FENCE_RE.match(line)
+        if code is not None:
+            if fence and fence[1][0] == code[0] and len(fence[1]) >= len(code):
+                code = None
+            continue
+        if fence:
+            code = fence[1]
+            continue
+        match = _FENCE_RE.match(line)
+        if not match:
+            continue
+        colons, rest = len(match[1]), match[2].strip()
+        if not rest and open_fences and colons >= open_fences[-1][1]:
+            open_fences.pop()
+        else:
+            open_fences.append((index, colons))
+    for index, _ in open_fences:
+        lines[index] = lines[index].replace(":", "\\:", 1)
+    if not open_fences:
+        return text, []
+    first = open_fences[0][0] + 1
+    if len(open_fences) == 1:
+        return "\n".join(lines), [(first, "':::' opens a box that is never closed (add a "
+                                   "':::' line where it ends): printed as text so the rest "
+                                   "of the chapter is not boxed in it")]
+    also = ", ".join(str(index + 1) for index, _ in open_fences[1:])
+    return "\n".join(lines), [(first, f"{len(open_fences)} ':::' lines open boxes that are "
+                               "never closed (add a ':::' line where each ends): printed as "
+                               f"text so the rest of the chapter is not boxed in them (also "
+                               f"line{'s' if len(open_fences) > 2 else ''} {also})")]
 
 
 def container_info(info: str) -> tuple[str, str]:

@@ -110,7 +110,8 @@ class MarkdownReader:
             if front.draft:
                 continue
             text, html_warnings = rawhtml.prescan(text)
-            for line, message in html_warnings:
+            text, box_warnings = containers.prescan(text)
+            for line, message in sorted(html_warnings + box_warnings):
                 self.warnings.add(path, message, line)
             parsed.append((SourceFile(path, urls=front.urls), front, self.md.parse(text, {})))
             self._texts[path] = text
