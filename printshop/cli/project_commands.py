@@ -40,7 +40,8 @@ Examples (in a project made by `printshop new`; explanations after #):
   printshop build reference --layout pocketmod   # up to 8 pages on one sheet, a zine
 
 \b
-A folder of Markdown chapters from elsewhere, as a book:
+A folder of Markdown chapters from elsewhere, as a book (a Jekyll, Hugo or MkDocs site,
+an mdBook, an Obsidian vault: read in the order its SUMMARY.md or mkdocs.yml nav gives):
   printshop build --source ~/my-novel --out ~/my-novel-book
 """)
 @click.argument("products", nargs=-1, shell_complete=complete_products)
