@@ -8,7 +8,7 @@ and its title.
   entry (`[Title]()`) has no file and is skipped.
 * MkDocs (`mkdocs.yml`): the book is the pages in its `docs_dir` (`docs/`; not the
   repository's README beside it), in the order of its `nav` when it has one (a folder in the
-  nav, as the literate-nav plugin allows, stands for its pages in the usual order), the
+  nav, as the literate-nav plugin allows, stands for its pages by file name), the
   pages the nav leaves out left out.
 * The book's title: `title` under `[book]` in `book.toml`, or `site_name` in `mkdocs.yml`,
   when the manuscript's folder holds one (printshop.yaml's `title` still comes first).
