@@ -117,3 +117,14 @@ def test_mkdocs_without_a_nav_reads_its_docs_in_the_usual_order(tmp_path):
                             "docs/index.md": "# Home\n", "docs/b.md": "# B\n",
                             "docs/a.md": "# A\n"})
     assert [c.title for c in ms.chapters] == ["Home", "A", "B"]
+
+
+def test_a_book_toml_or_mkdocs_yml_that_cannot_be_read_is_a_warning_at_its_line(tmp_path):
+    _, ms = read(tmp_path, {"book.toml": '[book]\ntitle = "Unclosed\n',
+                            "b.md": "# B\n", "a.md": "# A\n"})
+    assert [(Path(w.path).name, w.line) for w in ms.warnings] == [("book.toml", 2)]
+    assert "the book is read without it" in ms.warnings[0].message
+    assert [c.title for c in ms.chapters] == ["A", "B"]
+    _, ms = read(tmp_path / "site", {"mkdocs.yml": "site_name: X\nnav: [\n",
+                                     "docs/a.md": "# A\n"})
+    assert [(Path(w.path).name, w.line) for w in ms.warnings] == [("mkdocs.yml", 3)]

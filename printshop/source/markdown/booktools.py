@@ -13,25 +13,29 @@ and its title.
 * The book's title: `title` under `[book]` in `book.toml`, or `site_name` in `mkdocs.yml`,
   when the manuscript's folder holds one (printshop.yaml's `title` still comes first).
 
-Only files inside the manuscript's folder are read.
+Only files inside the manuscript's folder are read. A `book.toml` or `mkdocs.yml` that
+cannot be read is a warning at its line, and the book is read without it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Callable
 from urllib.parse import unquote
 
 from printshop.deps import record_file, record_missing
 
 SUMMARY = "SUMMARY.md"
+Warn = Callable[..., None]     # (path, message, line): the reader's warnings.add
 
 
-def summary_file(root: Path) -> Path | None:
+def summary_file(root: Path, warn: Warn | None = None) -> Path | None:
     """The manuscript's SUMMARY.md: mdBook's (in `src`, or the folder book.toml names), or
     GitBook's (in the manuscript's folder)."""
     folders = []
-    book = _book_toml(root)
+    book = _book_toml(root, warn)
     if book is not None:
         source = book.get("book", {}).get("src", "src") if isinstance(book.get("book"), dict) \
             else "src"
@@ -69,10 +73,11 @@ def summary_order(summary: Path, tokens) -> dict[Path, int]:
     return order
 
 
-def mkdocs_book(root: Path, files: list[Path]) -> tuple[list[Path], bool] | None:
+def mkdocs_book(root: Path, files: list[Path], warn: Warn | None = None
+                ) -> tuple[list[Path], bool] | None:
     """(the pages of an MkDocs manuscript, whether they are in the nav's order), or None
     for a manuscript without an mkdocs.yml."""
-    config = _mkdocs_yml(root)
+    config = _mkdocs_yml(root, warn)
     if config is None:
         return None
     docs = config.get("docs_dir", "docs")
@@ -114,9 +119,10 @@ def config_title(root: Path) -> str | None:
     return name.strip() if isinstance(name, str) and name.strip() else None
 
 
-def _mkdocs_yml(root: Path) -> dict | None:
+def _mkdocs_yml(root: Path, warn: Warn | None = None) -> dict | None:
     """mkdocs.yml's settings (its `!!python/name:` and `!ENV` tags read as nothing)."""
-    text = _read(root / "mkdocs.yml")
+    path = root / "mkdocs.yml"
+    text = _read(path)
     if text is None:
         return None
     import yaml
@@ -127,21 +133,31 @@ def _mkdocs_yml(root: Path) -> dict | None:
     Loader.add_multi_constructor("", lambda loader, suffix, node: None)
     try:
         data = yaml.load(text, Loader=Loader)   # noqa: S506 (a SafeLoader)
-    except yaml.YAMLError:
-        return None     # (MkDocs says what is wrong with it; the book is read without it)
+    except yaml.YAMLError as exc:
+        if warn is not None:
+            mark = getattr(exc, "problem_mark", None)
+            warn(path, f"cannot be read ({getattr(exc, 'problem', None) or exc}); the book "
+                 "is read without it", mark.line + 1 if mark is not None else None)
+        return None
     return data if isinstance(data, dict) else None
 
 
-def _book_toml(root: Path) -> dict | None:
-    text = _read(root / "book.toml")
+def _book_toml(root: Path, warn: Warn | None = None) -> dict | None:
+    path = root / "book.toml"
+    text = _read(path)
     if text is None:
         return None
     import tomllib
 
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return None     # (mdBook says what is wrong with it; the book is built without it)
+    except tomllib.TOMLDecodeError as exc:
+        if warn is not None:
+            found = re.search(r"\(at line (\d+)", str(exc))
+            message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+            warn(path, f"cannot be read ({message}); the book is read without it",
+                 int(found[1]) if found else None)
+        return None
 
 
 def _read(path: Path) -> str | None:

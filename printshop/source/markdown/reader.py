@@ -144,7 +144,7 @@ class MarkdownReader:
         those SUMMARY.md lists (mdBook, GitBook), or an MkDocs site's pages in its nav's
         order (source/markdown/booktools.py); else all of them, to be ordered by name,
         front matter and folder (chapters.reading_keys)."""
-        summary = booktools.summary_file(self.root)
+        summary = booktools.summary_file(self.root, self.warnings.add)
         if summary is not None and summary.resolve() in {p.resolve() for p in files}:
             try:
                 text = read_text(summary, MAX_CHAPTER_BYTES)
@@ -155,7 +155,7 @@ class MarkdownReader:
                             key=lambda p: order[p.resolve()])
             if listed:
                 return listed, True
-        mkdocs = booktools.mkdocs_book(self.root, files)
+        mkdocs = booktools.mkdocs_book(self.root, files, self.warnings.add)
         if mkdocs is not None and mkdocs[0]:
             return mkdocs
         return files, False
