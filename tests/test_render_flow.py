@@ -143,3 +143,24 @@ def test_room_left_before_a_new_section_kept_with_its_heading_is_not_a_hole():
                             lines(30, "More")))
     assert [(f.page, f.what) for f in find_flow(alone) if f.kind == "hole"] == \
         [(2, "column 1")]
+
+
+def test_a_heading_spanning_the_columns_alone_at_the_foot_of_a_page_is_stranded():
+    """A heading set across the page (column-span: all) before a table across the page too
+    ("Seasonal Weather" in Cairn): WeasyPrint leaves it at the page's foot when the table
+    does not fit below it, keep rules or not, and the report looked only at columns."""
+    span = ".wide { column-span: all; } h2.wide { break-after: avoid; }"
+    wide = '<table class="wide">' + "".join(f"<tr><td>row {i}</td></tr>" for i in range(6)) \
+        + "</table>"
+    for filler in range(10, 40):
+        book = chapter("Weather", lines(filler) + '<h2 class="wide" data-line="30">Seasonal '
+                       'Weather</h2>' + wide + lines(4, "After"))
+        document = lay_out(book, span)
+        heading, table = column(document, "h2", "Seasonal"), column(document, "td", "row 0")
+        if heading and table and heading[0] < table[0]:
+            break
+    else:
+        pytest.fail("the spanning heading never stayed at the foot of a page")
+    found = [f for f in find_flow(document) if f.kind == "stranded"]
+    assert [(f.what, f.line, f.page) for f in found] == [("Seasonal Weather", 30, heading[0])]
+    assert "stranded at the foot of the page" in found[0].describe()

@@ -31,6 +31,7 @@ HOLE = 1 / 3           # a column stopping this much of the page's height short 
 # … unless what did not fit there starts a new section: a heading kept with what it heads
 # may leave up to this much
 HOLE_BEFORE_HEADING = 1 / 2
+PAGE_FOOT = -1.0        # (a stranded finding's `fill`: at the foot of the page, not a column)
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6", "figcaption"}
 _HEADING_CLASSES = {"ability-name", "box-title", "box-label"}
 
@@ -49,8 +50,9 @@ class FlowFinding:
         if self.kind == "cover":
             return f"page {self.page}: the title page takes {self.what}, not one"
         if self.kind == "stranded":
+            where = "the page" if self.fill == PAGE_FOOT else "a column"
             return (f"page {self.page}: the heading \"{self.what}\" is stranded at the foot "
-                    f"of a column, away from what it heads")
+                    f"of {where}, away from what it heads")
         if self.kind == "near-empty":
             return (f"page {self.page}: \"{self.flow}\" ends on a page of {self.what} "
                     f"({self.fill:.0%} of the page)")
@@ -239,7 +241,11 @@ def _stranded(number, element, name, source, regions, pages, last_page,
               parents) -> list[FlowFinding]:
     found = []
     columns = _columns(regions)
-    for index, region in enumerate(columns):
+    # a block spanning the columns at the foot of the page (a heading set across the page)
+    # is followed by what the next page starts with, spanning or not
+    spanning = regions[-1] if regions and not regions[-1].column and \
+        any(r.column for r in regions) else None
+    for index, region in enumerate(columns + ([spanning] if spanning else [])):
         if not region.rows:
             continue
         heading = _last_heading(region)
@@ -249,7 +255,9 @@ def _stranded(number, element, name, source, regions, pages, last_page,
         below = [row for row, _ in region.rows if row >= heading_bottom - 0.5]
         if len(below) > STRANDED_LINES:
             continue
-        following = _next_region(columns[index + 1:], number, element, pages)
+        following = _next_region([], number, element, pages, every=True) \
+            if region is spanning else \
+            _next_region(columns[index + 1:], number, element, pages)
         first = _first_element(following) if following is not None else None
         if not _heads(box.element, first, parents):
             continue     # what it heads ends here: the next column starts something else
@@ -259,18 +267,20 @@ def _stranded(number, element, name, source, regions, pages, last_page,
         line = box.element.get("data-line")
         found.append(FlowFinding("stranded", number, name, source,
                                  int(line) if line and line.isdigit() else None,
-                                 text[:80], 0.0))
+                                 text[:80], PAGE_FOOT if region is spanning else 0.0))
     return found
 
 
-def _next_region(later_columns, number, element, pages):
-    """The flow's next column with content: later on this page, or on a later page."""
+def _next_region(later_columns, number, element, pages, every: bool = False):
+    """The flow's next column with content: later on this page, or on a later page (with
+    `every`, its next region of any kind there: a block spanning the columns too)."""
     for region in later_columns:
         if region.rows:
             return region
     for flows in pages[number:]:
         if element in flows:
-            for region in _columns(flows[element][2]):
+            regions = flows[element][2]
+            for region in (regions if every else _columns(regions)):
                 if region.rows:
                     return region
     return None
