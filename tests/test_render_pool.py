@@ -284,6 +284,26 @@ def test_a_worker_freezes_its_warm_up_and_still_frees_what_a_job_kept_and_droppe
     assert tracked and not walked  # the warm-up's object: out of every collected generation
 
 
+# After a job, one collection walks what the job made: sending its result (pickling allocates)
+# must not set off an automatic one first, which walked every young object as long again.
+
+def make_young_objects_then_report(action):
+    import gc
+
+    if action == "make":
+        state["young"] = [[i] for i in range(200_000)]    # (a kept layout's boxes, say)
+        state["log"] = log = []
+        gc.callbacks.append(lambda phase, info: log.append((phase, info["generation"])))
+        return [(i, str(i)) for i in range(5_000)]         # its pickling allocates
+    return [generation for phase, generation in state["log"] if phase == "start"]
+
+
+def test_a_worker_collects_once_after_a_job_not_while_it_sends_the_result():
+    with WorkerPool(make_young_objects_then_report, processes=1) as pool:
+        collections = pool.map(["make", "report"])[1]
+    assert collections[0] == 2    # the full collection after the job, and nothing before it
+
+
 # With `preload`, the first worker imports what all need once and forks the others.
 
 def preload_note():

@@ -86,7 +86,10 @@ def _worker_main(conn, job: Job, alive: int | None) -> None:
         # A layout makes millions of objects; most die by reference counting, and the
         # cyclic collector, run every few hundred allocations, mostly walks live boxes.
         # Off during a job and one full collection after it: 10-20 % faster a page for
-        # 1-2 MB more at the peak (measured; bench/pregens.py).
+        # 1-2 MB more at the peak (measured; bench/pregens.py). Still off while the result
+        # is sent: every object the job made is young, and the automatic collection the
+        # pickling set off walked them all, as long as the one after it (87 ms after the
+        # guide's Appendix; 0.3 s of CPU in a guide's build).
         gc.disable()
         try:
             result = ("ok", function(payload))
@@ -96,14 +99,13 @@ def _worker_main(conn, job: Job, alive: int | None) -> None:
             result = ("error", "nesting too deep")
         except BaseException as exc:  # reported by the parent, with the traceback for --debug
             result = ("error", f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc()}")
-        finally:
-            gc.enable()
         try:
             conn.send((index, result))
         except Exception as exc:  # unpicklable result
             conn.send((index, ("error", f"cannot return result: {exc}")))
         del result, payload, message
         _collect_after_job()
+        gc.enable()
         _give_back_memory()
 
 
