@@ -37,6 +37,7 @@ PRODUCTS = {
     "layout-only": (["players-guide"], "Player's Guide"),
     "array-types": (["players-guide"], "Player's Guide"),
     "hyphenation-cache": (["event-deck"], "Event Deck"),
+    "png-data": (["players-guide"], "Player's Guide"),
     "carried-strings": (["players-guide"], "Player's Guide"),
     "kept-layouts": (["players-guide"], "Player's Guide"),
 }

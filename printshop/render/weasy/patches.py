@@ -9,6 +9,7 @@ from printshop.render.weasy import (
     hyphenation,
     line_end,
     memos,
+    png_data,
     resume,
     speedups,
     strings,
@@ -32,5 +33,6 @@ register(speedups.ABSENT_MARGIN_BOXES)
 register(speedups.LAYOUT_ONLY)           # wraps the margin boxes of the one above
 register(speedups.ARRAY_TYPES)
 register(hyphenation.PATCH)
+register(png_data.PATCH)
 register(strings.CARRIED_STRINGS)
 register(resume.KEPT_LAYOUTS)            # shifts the folios of the margin boxes above
