@@ -193,6 +193,42 @@ def test_work_while_idle_renders_behind_the_callers_jobs_and_gives_its_result(mo
         assert [idle for idle, _ in taken] == [False] * 4 + [True]
 
 
+def test_work_while_idle_starts_once_the_callers_jobs_are_handed_out():
+    # its turns with the interpreter held up the book's first jobs while the parent made
+    # them (~0.1 s): it starts when the parent only waits for the workers
+    import threading
+    import time
+
+    started = threading.Event()
+    with Renderer(processes=1) as renderer:
+        renderer.pool.start()
+        edition = renderer.while_idle(lambda: started.set() or "composed")
+        time.sleep(0.3)
+        assert not started.is_set()           # nothing rendered yet: the caller still works
+        assert len(renderer.render([job("part 1"), job("part 2")])) == 2
+        assert started.wait(5)                # began while the caller waited on the parts
+        assert edition.result() == "composed"
+    with Renderer(processes=1) as renderer:   # nothing rendered before it is asked for
+        assert renderer.while_idle(lambda: "composed").result() == "composed"
+
+
+def test_a_job_handed_over_now_renders_while_the_caller_is_busy_elsewhere(monkeypatch):
+    # the book's blank sheet is drawn while the book is composed, before its parts are made
+    import time
+
+    taken = takes(monkeypatch)
+    with Renderer(processes=1) as renderer:
+        renderer.pool.start()
+        rider = job("the sheet")
+        renderer.also(rider, now=True)
+        time.sleep(1.0)                       # (composing the book: no render asked for)
+        assert taken == [(True, 0)]
+        parts = renderer.render([job("part 1")])
+        sheet, = renderer.render([rider])     # taken as it was rendered, not again
+        assert taken == [(True, 0), (False, 0)]
+        assert parts[0].pages == sheet.pages == 1
+
+
 def test_work_while_idle_that_fails_raises_where_its_result_is_asked_for():
     with Renderer(processes=1) as renderer:
         def compose():

@@ -6,7 +6,6 @@ import base64
 import io
 import os
 import re
-import threading
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -249,21 +248,16 @@ def sheet_paper(asked: str, own: str | None = None) -> str:
 _CSS_URL = re.compile(r"url\((['\"]?)([^'\")]+)\1\)")
 
 
-def fonts_for_screen_ahead(sheets: list[Stylesheet], roots: list[Path]) -> threading.Thread:
+def fonts_for_screen(sheets: list[Stylesheet], roots: list[Path]) -> None:
     """Make the data URLs of the fonts `sheets` name (`font_as_data_url`, cached per
-    process) on a thread of their own: a book's HTML edition is composed after its print
-    edition has rendered, and this was 0.2 s of it, done while the parent only waits for
-    the workers. Problems are left for the composition to report."""
-    def convert():
-        for sheet in sheets:
-            try:
-                inline_css_for_screen(sheet, roots)
-            except Exception:   # noqa: BLE001 (reported when the edition is composed)
-                continue
-
-    thread = threading.Thread(target=convert, name="screen-fonts", daemon=True)
-    thread.start()
-    return thread
+    process) ahead of the HTML edition's composition (a book's is composed on a thread while
+    the parent waits for the workers: products/book/guide.py). Problems are left for the
+    composition to report."""
+    for sheet in sheets:
+        try:
+            inline_css_for_screen(sheet, roots)
+        except Exception:   # noqa: BLE001 (reported when the edition is composed)
+            continue
 
 
 def inline_css_for_screen(sheet: Stylesheet, roots: list[Path]) -> str:

@@ -70,6 +70,9 @@ class IdleWork:
         self._pool, self._priority = pool, Idle()
         self._make = make if pool.serial else None
         self._thread: threading.Thread | None = None
+        # started once the caller's renders are handed out and it only waits: before, its
+        # turns with the interpreter held up the book's first jobs (~0.1 s)
+        self._start = pool.waiting()
         if self._make is not None:
             return
         context = contextvars.copy_context()
@@ -79,6 +82,7 @@ class IdleWork:
         self._thread.start()
 
     def _run(self, make) -> None:
+        self._start.wait()
         try:
             self._value = make()
         except BaseException as error:   # raised where the result is asked for
@@ -91,6 +95,7 @@ class IdleWork:
             return
         self._priority.hurry()
         self._pool.wake()
+        self._start.set()
         if self._thread is not None:
             self._thread.join()
 

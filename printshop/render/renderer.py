@@ -31,16 +31,21 @@ class Renderer:
         self._pending: dict[str, RenderJob] = {}   # job key → a job for `also`, not started
         self._riding: dict[str, Background] = {}   # job key → its render (`also`)
 
-    def also(self, job: RenderJob) -> None:
+    def also(self, job: RenderJob, now: bool = False) -> None:
         """Render `job` whenever a worker has nothing else to do, and keep its result for the
         `render` that asks for it (which, if it is not rendered by then, has it rendered next):
         a small job a product needs after a long render (the blank sheet after the book's
         parts) then costs no time of its own. It is handed to the pool once the next render
-        is (before, it would take a worker the first jobs of that render wait for)."""
+        is (before, it would take a worker the first jobs of that render wait for), or `now`:
+        where the caller has work of its own before that render while the workers wait (the
+        book's composition: its blank sheets are drawn meanwhile, not when every core has a
+        part to lay out)."""
         from printshop.render.chunks import job_key
 
         with self._lock:
             self._pending.setdefault(job_key(job), job)
+        if now:
+            self._start_riders()
 
     def _start_riders(self) -> None:
         """The jobs `also` was given, each rendered on a thread of its own as an idle batch."""

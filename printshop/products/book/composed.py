@@ -382,3 +382,11 @@ class _Reader:
             self.book_title = False
             start, _ = self.book.title_element
             self.book.title_element = (start, offset + len("</p>"))
+
+
+def strip_first_heading(html: str) -> str:
+    """A chapter's body without its title: the chapter template prints the title itself
+    (full width, above the columns)."""
+    end = html.find("</h1>")
+    return html[end + len("</h1>"):].lstrip("\n") if html.startswith("<h1") and end >= 0 \
+        else html

@@ -19,7 +19,7 @@ from printshop.products.book.art import (
     embed_images,
 )
 from printshop.products.book.checks import TABLE_PARTS, YES_NO, GuideChecks
-from printshop.products.book.composed import parse
+from printshop.products.book.composed import parse, strip_first_heading
 from printshop.products.book.cover import CoverSettings
 from printshop.products.book.fonts import (
     BOOK_FAMILIES,
@@ -33,7 +33,7 @@ from printshop.products.book.preview import PageMap, page_map, render_chapter
 from printshop.products.common import (
     base_url,
     build_date,
-    fonts_for_screen_ahead,
+    fonts_for_screen,
     inline_css_for_screen,
     jinja_environment,
     page_size_css,
@@ -174,7 +174,7 @@ class Guide(GuideChecks):
             bodies.append((str(chapter.path), body))
             chapters.append({"id": chapter.id, "title": chapter.title, "source": source,
                              "opener": Markup("".join(opener)),
-                             "html": Markup(_strip_first_heading(body)),
+                             "html": Markup(strip_first_heading(body)),
                              "sections": [{"id": h.id, "title": h.title}
                                           for h in chapter.sections]})
         if edition == "print" and fonts is None and only is None:
@@ -248,23 +248,28 @@ class Guide(GuideChecks):
         written: dict[str, bytes] = {}
         screen = None   # the HTML edition, composed while the PDF renders
         if "pdf" in self.options.formats:
-            html = self.compose(ctx, "print")
             profile = self.print_profile()
             paper = self.paper(ctx)
+            if self.options.blank_sheet:   # (drawn while the book is composed)
+                from printshop.products.characters.book_sheet import render_sheet_with_book
+
+                render_sheet_with_book(ctx, project, paper, profile,
+                                       fillable="html" in self.options.formats)
+            html = self.compose(ctx, "print")
             job = self.print_job(ctx, html)
             if ctx.progress:
                 ctx.progress(f"{self.name}: rendering the PDF")
             # page references as known numbers; where the last build's parts fell is the
             # first guess (a wrong one costs a pass, never a wrong number)
             guess = self.last_build.get("parts")
-            if self.options.blank_sheet:
-                from printshop.products.characters.book_sheet import render_sheet_with_book
-
-                render_sheet_with_book(ctx, project, paper, profile)
             if "html" in self.options.formats:   # while the parent waits for the workers
-                fonts_for_screen_ahead([stylesheet(project, s) for s in
-                                        self.options.screen_stylesheets], project.read_roots)
-                screen = ctx.renderer.while_idle(lambda: self.compose(ctx, "screen"))
+                sheets = [stylesheet(project, s) for s in self.options.screen_stylesheets]
+
+                def screen_edition() -> str:
+                    fonts_for_screen(sheets, project.read_roots)   # (its fonts' data URLs)
+                    return self.compose(ctx, "screen")
+
+                screen = ctx.renderer.while_idle(screen_edition)
             book = parse(html)    # its parts, ids and page references, read once
             try:
                 result = render_book(ctx, job, guess, book)
@@ -382,13 +387,6 @@ class Guide(GuideChecks):
         self._composed_inputs = self.read()
         job = self.print_job(ctx, self.compose(ctx, "print", only=source))
         return render_chapter(ctx, job, source, pages, composed)
-
-
-def _strip_first_heading(html: str) -> str:
-    """The chapter template prints the title itself (full width, above the columns)."""
-    end = html.find("</h1>")
-    return html[end + len("</h1>"):].lstrip("\n") if html.startswith("<h1") and end >= 0 \
-        else html
 
 
 def _save_qualities(cls) -> list[dict]:

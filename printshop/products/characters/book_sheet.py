@@ -85,15 +85,21 @@ def fillable_sheet_link(ctx: BuildContext, project, paper: str) -> dict:
             "href": "data:application/pdf;base64," + base64.b64encode(pdf).decode("ascii")}
 
 
-def render_sheet_with_book(ctx: BuildContext, project, paper: str, profile=None) -> None:
-    """Have the renderer draw the book's sheet alongside the book's parts (`Renderer.also`)
-    rather than after them: the sheet's job as `book_with_blank_sheet` will ask for it when
-    the book's pages are its paper's size (a press edition's trimmed to it), which they are
-    unless its stylesheets say otherwise (then the sheet is drawn again, after the book)."""
+def render_sheet_with_book(ctx: BuildContext, project, paper: str, profile=None,
+                           fillable: bool = False) -> None:
+    """Have the renderer draw the book's sheet now, while the book is composed and its
+    workers would wait (`Renderer.also`), rather than after its parts: the sheet's job as
+    `book_with_blank_sheet` will ask for it when the book's pages are its paper's size (a
+    press edition's trimmed to it), which they are unless its stylesheets say otherwise
+    (then the sheet is drawn again, after the book). With `fillable`, the fillable sheet
+    the HTML edition links (`fillable_sheet_link`) too."""
     sheet_paper, press = _book_sheet_paper(paper), _press(profile)
     page = _paper_rect(project, paper)
     _, footer = _sheet_on_page(project, sheet_paper, press, page, page)
-    ctx.renderer.also(blank_sheet_product(project).job(ctx, sheet_paper, False, press, footer))
+    product = blank_sheet_product(project)
+    ctx.renderer.also(product.job(ctx, sheet_paper, False, press, footer), now=True)
+    if fillable:
+        ctx.renderer.also(product.job(ctx, sheet_paper, True), now=True)
 
 
 def _sheet_on_page(project, sheet_paper: str, press, trim: list[float],

@@ -73,6 +73,7 @@ class WorkerPool:
         self._pump = threading.Lock()         # held by the caller handing out tasks
         self._batches: list[Batch] = []
         self._wake_recv, self._wake_send = multiprocessing.Pipe(duplex=False)
+        self._on_wait: list[threading.Event] = []   # set when the pump next waits (`waiting`)
 
     def __enter__(self):
         return self
@@ -149,6 +150,18 @@ class WorkerPool:
         if batch.error is not None:
             raise batch.error
 
+    def waiting(self) -> threading.Event:
+        """An event set the next time the workers have their tasks and the pump only waits
+        for them: work started then on another thread (`IdleWork`) does not take the
+        interpreter from the caller while it makes and hands out the first tasks."""
+        event = threading.Event()
+        if self.serial:
+            event.set()
+        else:
+            with self._state:
+                self._on_wait.append(event)
+        return event
+
     def wake(self) -> None:
         """A pump waiting on busy workers looks again (a batch hurried: Renderer.also)."""
         self._wake()
@@ -193,6 +206,10 @@ class WorkerPool:
                              None)
                 if ahead is not None:
                     ahead.prepare()   # its next payload made while the workers are busy
+                with self._state:
+                    on_wait, self._on_wait = self._on_wait, []
+                for event in on_wait:
+                    event.set()
                 remaining = max(0.0, min(w.deadline for w in active) - time.monotonic())
                 ready = wait([w.conn for w in active] + [w.process.sentinel for w in active] +
                              [self._wake_recv], timeout=remaining)
