@@ -9,7 +9,7 @@ import pytest
 
 weasyprint = pytest.importorskip("weasyprint")
 
-from printshop.render.weasy.flow import find_flow  # noqa: E402
+from printshop.render.weasy.flow import find_flow, find_near_empty  # noqa: E402
 
 PAGE = """
 @page { size: 120mm 100mm; margin: 10mm; }
@@ -104,6 +104,19 @@ def test_a_chapter_ending_on_a_page_of_two_lines_is_near_empty_with_its_book_pag
     assert near.describe().startswith('page 32: "Combat" ends on a page of 2 lines')
     # a chapter of one short page is not a chapter ending on a near-empty page
     assert not find_flow(lay_out(chapter("Short", lines(2))))
+
+
+@pytest.mark.parametrize("more", [0, 1, 2, 9, 30])
+def test_the_first_passs_near_empty_check_finds_what_the_full_report_finds(more):
+    # the book's first pass decides fit steps on the last pages alone: the same findings
+    first = len({box.element for box in lay_out(chapter("Combat", lines(80))).pages[0]
+                 ._page_box.descendants() if getattr(box, "element_tag", None) == "p"})
+    book = chapter("Contents", lines(3)) + chapter("Combat", lines(first + more),
+                                                   source="guide/07-combat.md")
+    document = lay_out(book)
+    full = [f for f in find_flow(document, first_page=5) if f.kind == "near-empty"]
+    assert find_near_empty(document, first_page=5) == full
+    assert full or more != 2     # (two lines over: a near-empty last page)
 
 
 def test_a_column_stopping_short_mid_chapter_is_a_hole():

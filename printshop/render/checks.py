@@ -58,16 +58,22 @@ class PageFound:
 @dataclass(frozen=True)
 class PageCheck(JobExtension):
     """`min_ppi`: pictures printed under that resolution are found too (a press profile's
-    `min_image_ppi`; 0: not looked for)."""
+    `min_image_ppi`; 0: not looked for). `near_empty_only`: only the flow's near-empty
+    last pages (the book's first pass: what a part's fit step is decided by)."""
 
     name = "page"
     min_ppi: int = 0
+    near_empty_only: bool = False
 
     def after_layout(self, run, document) -> None:
         from printshop.render.weasy.fit import find_outside
-        from printshop.render.weasy.flow import find_flow
+        from printshop.render.weasy.flow import find_flow, find_near_empty
         from printshop.render.weasy.pictures import coarse_pictures
 
+        if self.near_empty_only:
+            run.found[self.name] = PageFound(flow=find_near_empty(document,
+                                                                  run.job.first_page))
+            return
         pictures = coarse_pictures(document, self.min_ppi) if self.min_ppi else []
         run.found[self.name] = PageFound(find_outside(document),
                                          find_flow(document, run.job.first_page), pictures)

@@ -51,12 +51,15 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
     each left (`strings`). With `keep`, the first pass's jobs have their layouts kept by
     their workers; with `kept` (each part's first-pass token and the pid of the worker
     keeping its layout, 0 for none), each part is finished from that layout, by that
-    worker (render/weasy/resume.py). A `layout_only` job's pages are `checked` (the page
-    flow, which the first pass decides fit steps by) only if asked."""
+    worker (render/weasy/resume.py). A `layout_only` job's pages are `checked` only if
+    asked, and only for a near-empty last page (what the first pass decides fit steps by:
+    the rest of the page flow is checked once the part is numbered)."""
     book_ids = set().union(*(p.own for p in parts))
     base = replace(job, stylesheets=sheets, layout_only=layout_only)
-    if layout_only and not checked:    # (the pages are checked once they are numbered)
-        base = base.without(PageCheck)
+    check = job.get(PageCheck)
+    if layout_only and check is not None:   # (the pages are checked once they are numbered)
+        base = base.extended(replace(check, near_empty_only=True)) if checked else \
+            base.without(PageCheck)
     jobs = []
     for index in which:
         part = parts[index]

@@ -120,6 +120,42 @@ def find_flow(document, first_page: int = 1) -> list[FlowFinding]:
     return [replace(f, page=f.page + shift) for f in found] if shift else found
 
 
+def find_near_empty(document, first_page: int = 1) -> list[FlowFinding]:
+    """Only the near-empty last pages `find_flow` finds: what the book's first pass decides
+    each part's fit step by (products/book/fit.py), on every part it lays out. Measured
+    from the last page back, each flow until it is seen on a page before its last: a part's
+    two last pages instead of all of them, and no stranded headings or holes looked for
+    (the part's finished layout is checked in full)."""
+    last: dict = {}        # flow element → (page, regions, top, height) on its last page
+    earlier: set = set()   # flows seen on a page before their last
+    for number in range(len(document.pages), 0, -1):
+        page_box = document.pages[number - 1]._page_box
+        top, height = page_box.content_box_y(), page_box.height
+        flows = {}
+        for flow_box in _flow_boxes(page_box):
+            if flow_box.element in earlier:
+                continue
+            regions = _regions(flow_box)
+            for region in regions:
+                _measure(region)
+            if any(region.rows for region in regions):
+                flows[flow_box.element] = (number, regions, top, height)
+        for element, seen in flows.items():
+            if element in last:
+                earlier.add(element)
+            else:
+                last[element] = seen
+    found = []
+    for element, (number, regions, top, height) in last.items():
+        fill = _fill(regions, top, height)
+        if element in earlier and fill < NEAR_EMPTY:
+            lines = sum(len(r.rows or ()) for r in regions)
+            found.append(FlowFinding("near-empty", number + first_page - 1,
+                                     _flow_name(element), element.get("data-source"), None,
+                                     f"{lines} line{'s' if lines != 1 else ''}", fill))
+    return sorted(found, key=lambda f: f.page)
+
+
 def _parents(document) -> dict:
     """Each element of the document → its parent."""
     for page in document.pages:
