@@ -304,6 +304,40 @@ def test_a_worker_collects_once_after_a_job_not_while_it_sends_the_result():
     assert collections[0] == 2    # the full collection after the job, and nothing before it
 
 
+# A job that keeps a layout for a later one (render/weasy/resume.py) has it frozen without a
+# collection walking it first; what it left in cycles is freed when the layouts are thawed.
+
+def keep_then_thaw(action):
+    import gc
+    import weakref
+
+    from printshop.render.pool import workers
+
+    if action == "keep":
+        state["kept"] = [[i] for i in range(100_000)]      # (a kept layout's boxes)
+        garbage = Node()
+        garbage.me = garbage                                # left in a cycle by the job
+        state["garbage"] = weakref.ref(garbage)
+        del garbage
+        state["log"] = log = []
+        gc.callbacks.append(lambda phase, info: log.append((phase, info["generation"])))
+        workers.after_job("freeze")
+        return None
+    if action == "thaw":
+        collected = [g for phase, g in state["log"] if phase == "start"]
+        del state["kept"]
+        workers.after_job("thaw")
+        return collected, state["garbage"]() is None
+    return state["garbage"]() is None
+
+
+def test_a_kept_layout_is_frozen_without_a_collection_and_its_garbage_freed_at_the_thaw():
+    with WorkerPool(keep_then_thaw, processes=1) as pool:
+        _, (collected, freed_before), freed_after = pool.map(["keep", "thaw", "check"])
+    assert 2 not in collected           # nothing walked the kept layout after its job
+    assert not freed_before and freed_after
+
+
 # With `preload`, the first worker imports what all need once and forks the others.
 
 def preload_note():
