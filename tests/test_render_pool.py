@@ -410,11 +410,21 @@ def test_a_task_for_one_worker_waits_for_it_and_the_others_take_the_rest():
         assert len(pids) == 2
         mine, other = sorted(pids)
         # four tasks for `mine` first, then free ones: `other` takes only free ones, and
-        # `mine` does all of its own even though `other` is idle
+        # `mine` does all of its own (never more than two left for it when `other` asks)
         tasks = [Pinned(mine, 0.05) for _ in range(4)] + [Pinned(0, 0.05) for _ in range(4)]
         ran = pool.map(tasks)
         assert ran[:4] == [mine] * 4
         assert other in ran[4:]
+
+
+def test_an_idle_worker_takes_the_last_of_many_tasks_left_for_a_busy_one():
+    # the guide's finishing: most parts were laid out by one worker, which keeps them; the
+    # other, idle, lays the shortest ones out afresh rather than wait
+    with WorkerPool(where, processes=2) as pool:
+        mine, other = sorted(set(pool.map([Pinned(0, 0.3), Pinned(0, 0.3)])))
+        ran = pool.map([Pinned(mine, 0.2) for _ in range(8)])
+    assert ran[0] == mine and ran[-1] == other
+    assert 2 <= ran.count(other) <= 5 and ran[:2] == [mine, mine]
 
 
 def test_a_task_for_a_worker_that_is_gone_is_taken_by_any_other():

@@ -96,9 +96,26 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool, fitt
     for _ in range(max(1, workers)):
         add_next()
     ctx.renderer.run(queue, done)
+    _, settled, _ = placed(parts, results)
     return results, [(tokens.get((index, part.step), ""),
-                      BookPart.found_in(result).kept_by if result else 0)
+                      _kept_by(index, parts, result, numbers_of.get(index, {}), settled,
+                               fitting))
                      for index, (part, result) in enumerate(zip(parts, results))]
+
+
+def _kept_by(index: int, parts: list, result, used: dict, settled: dict, fitting) -> int:
+    """The pid of the worker keeping the part's layout, where it is to be finished; 0 where
+    finishing it there saves nothing: a part laid out on placeholders (the contents, a
+    number on each line) whose numbers come out of other lengths is laid out again whole,
+    so the first worker free takes it, not the one keeping it (which may be busy with the
+    longest part: the guide's contents waited 0.3 s for it, the other core idle)."""
+    if result is None:
+        return 0
+    if fitting is not None and fitting.on_placeholders[index] and any(
+            len(str(settled.get(name, used.get(name, "")))) != len(str(used.get(name, "")))
+            for name in parts[index].links):
+        return 0
+    return BookPart.found_in(result).kept_by
 
 
 def _name(job: RenderJob) -> str:

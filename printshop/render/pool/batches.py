@@ -78,6 +78,7 @@ class Batch:
 
 
 NOT_YOURS = object()   # a queue's answer: tasks are left, each for another live worker
+STEAL_FROM = 3         # held tasks left for busy workers from which an idle one takes the last
 
 
 class InOrder:
@@ -85,7 +86,8 @@ class InOrder:
     or just before, while the workers are busy, so a worker does not wait for its next.
     A payload with a `worker` (a pid: the worker that keeps what it needs, see
     render/weasy/resume.py) goes to that worker while it lives; the others take the next one
-    that is not held for another."""
+    that is not held for another, or, where all that are left are held and there are
+    `STEAL_FROM` of them or more, the last."""
 
     for_worker = True
 
@@ -106,6 +108,15 @@ class InOrder:
             if self._wanted_by(index, worker, live):
                 return index, self._payload(index)
             self.held.append(index)
+        if len(self.held) >= STEAL_FROM:
+            # every task left waits for workers that keep what it needs, with this many
+            # to go: the last (the shortest, where tasks come longest first) is done here,
+            # afresh (a book part laid out again: the same pages as finished from the kept
+            # layout, render/weasy/resume.py), rather than this worker idling while the
+            # other works through them (the guide's finishing: one core idle for 1.1 s,
+            # the first pass having left most parts with the other)
+            index = self.held.pop()
+            return index, self._payload(index)
         return NOT_YOURS if self.held else None
 
     def _payload(self, index: int):
