@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Callable
 
 
 def folder(*parts: str) -> Path:
@@ -27,3 +28,24 @@ def write_atomically(path: Path, data: bytes) -> None:
         os.replace(temporary, path)
     except OSError:
         pass
+
+
+def made_from(kind: str, source: bytes, make: Callable[[], bytes],
+              valid: Callable[[bytes], bool] = bool) -> bytes:
+    """What `make()` makes from `source` (a file's bytes), kept under `kind` by the source's
+    digest: made once a machine, read back in every later build (a font's WOFF for the
+    HTML editions, the code points a font covers). `kind` names the maker and its version:
+    a maker that changes what it makes takes a new kind. A cached file that cannot be read,
+    or that `valid` refuses, is made again."""
+    import hashlib
+
+    path = folder(kind, hashlib.sha256(source).hexdigest()[:32])
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    if data and valid(data):
+        return data
+    data = make()
+    write_atomically(path, data)
+    return data
