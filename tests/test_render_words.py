@@ -85,6 +85,23 @@ def test_a_table_header_repeated_on_each_page_is_not_extra():
     assert run(body) == []
 
 
+def test_a_row_split_over_two_pages_is_read_cell_by_cell():
+    # each row's middle cell is eight lines, its last one: the row that meets the foot of
+    # the page has its middle cell go on onto the next page, its last cell end on this
+    # one: read in page order, the last cell's words came before the middle one's end
+    rows = "".join(f"<tr><td>{n}</td><td>{'a torch and a rope ' * 8}</td>"
+                   f"<td>{n}d6 gold pieces</td></tr>" for n in range(1, 5))
+    css = "p { margin: 0 } td { vertical-align: top }"
+    for filler in (0, 4, 6):
+        body = "<p>Filler.</p>" * filler + f"<table>{rows}</table>"
+        assert run(body, css) == [], filler
+    # a cell lost on the last page is still missing
+    lost = run(body, css + " tr:last-child td:last-child { display: none }")
+    assert [p.message.split(":")[0] for p in lost] == [
+        "3 words missing from the pages (expected on page 3)"]
+    assert "4d6 gold pieces" in lost[0].message
+
+
 @dataclass(frozen=True)
 class _FromPage(JobExtension):
     """An extension placing the job's pages in a bigger document (as a book's part is)."""

@@ -12,6 +12,8 @@ A layout engine that skips text leaves no box for it, so nothing that looks at b
   generated content (`::before`, `::after`, markers, margin boxes), the repeats of a table
   header on later pages, and text that is there but cannot be seen: `visibility: hidden`,
   transparent, set below 2 px, or outside its page or an `overflow: hidden` ancestor.
+  A table cell's text is read whole where the cell starts: a row split over two pages
+  leaves some cells' ends on the second page while the cells after them end on the first.
 
 Both are compared as letters and digits only, case-folded and NFKC-normalised: spaces,
 punctuation, inserted hyphens and soft hyphens, `text-transform` and where lines or boxes
@@ -141,15 +143,14 @@ def laid_out_text(document) -> tuple[str, list[int], list[int], list[str]]:
     starts in it, its page number, its text as laid out)."""
     from weasyprint.formatting_structure import boxes
 
-    chunks: list[str] = []
-    starts: list[int] = []
-    pages: list[int] = []
-    texts: list[str] = []
-    length = 0
+    # A table row split over two pages leaves some of its cells' text on the second while
+    # the cells after them end on the first: each cell's text is read whole, where the
+    # cell starts (a bucket of its own in the text, filled from every page it is on)
+    top: list = []
+    cells: dict[tuple[int, str], list] = {}
     seen_headers: set[int] = set()
 
-    def visit(box, clip, number):
-        nonlocal length
+    def visit(box, clip, number, into):
         if isinstance(box, boxes.MarginBox):
             return
         tag = box.element_tag or ""
@@ -171,23 +172,45 @@ def laid_out_text(document) -> tuple[str, list[int], list[int], list[str]]:
             if _visible(box, clip):
                 norm = _norm(box.text)
                 if norm:
-                    chunks.append(norm)
-                    starts.append(length)
-                    pages.append(number)
-                    texts.append(box.text)
-                    length += len(norm)
+                    into.append((norm, number, box.text))
             return
+        if isinstance(box, boxes.TableCellBox):
+            key = (id(element), tag)
+            if key not in cells:
+                cells[key] = []
+                into.append(cells[key])
+            into = cells[key]
         if clip is not None and box.style["overflow"] != "visible" and \
                 not isinstance(box, boxes.PageBox):
             clip = _intersect(clip, (box.padding_box_x(), box.padding_box_y(),
                                      box.padding_box_x() + box.padding_width(),
                                      box.padding_box_y() + box.padding_height()))
         for child in getattr(box, "children", ()):
-            visit(child, clip, number)
+            visit(child, clip, number, into)
 
     for number, page in enumerate(document.pages, start=1):
         page_box = page._page_box
-        visit(page_box, (0, 0, page_box.margin_width(), page_box.margin_height()), number)
+        visit(page_box, (0, 0, page_box.margin_width(), page_box.margin_height()), number,
+              top)
+    chunks: list[str] = []
+    starts: list[int] = []
+    pages: list[int] = []
+    texts: list[str] = []
+    length = 0
+    pending = [iter(top)]
+    while pending:
+        item = next(pending[-1], None)
+        if item is None:
+            pending.pop()
+        elif isinstance(item, list):
+            pending.append(iter(item))
+        else:
+            norm, number, text = item
+            chunks.append(norm)
+            starts.append(length)
+            pages.append(number)
+            texts.append(text)
+            length += len(norm)
     return "".join(chunks), starts, pages, texts
 
 
