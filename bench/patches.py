@@ -38,6 +38,7 @@ PRODUCTS = {
     "array-types": (["players-guide"], "Player's Guide"),
     "hyphenation-cache": (["event-deck"], "Event Deck"),
     "png-data": (["players-guide"], "Player's Guide"),
+    "table-widths": (["players-guide"], "Player's Guide"),
     "carried-strings": (["players-guide"], "Player's Guide"),
     "kept-layouts": (["players-guide"], "Player's Guide"),
 }

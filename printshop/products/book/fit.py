@@ -34,13 +34,24 @@ at once, and gets the same bytes as a build that decided it afresh.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import re
 from dataclasses import replace
+from pathlib import Path
 
 from printshop.products.book.composed import PLACEHOLDER
 from printshop.render.checks import PageCheck
 
 MAX_STEP = 2
+# what a fit step's rules may set for the part's tables to keep their widths at every step
+# (render/weasy/table_widths.py): space above and below, and leading
+VERTICAL = frozenset({"line-height", "margin-top", "margin-bottom", "padding-top",
+                      "padding-bottom"})
+_FIT_CLASS = re.compile(r"\bfit-\d")
+# what could make a class added change a width though the step's rules do not: a length
+# in units of the line height, a selector on the class attribute's text
+_WIDTHS_FROM_CLASS = re.compile(r"\d\s*r?lh\b|\[\s*class\b", re.IGNORECASE)
 # parts whose step is decided on their layout with every number a placeholder (see above):
 # the contents, a part of its own after a title page, else in the front matter
 ON_PLACEHOLDERS = ("front", "toc")
@@ -194,6 +205,58 @@ class Fitting:
     def decided(self) -> dict[str, int]:
         """The steps of this book's parts as they were laid out (for the next build)."""
         return {key: self.memo[key] for key in self.keys if key in self.memo}
+
+
+def widths_token(part, numbered, first: int, strings: tuple, sheets: tuple, *,
+                 numbers, elsewhere, next_kind) -> str:
+    """What the layouts of the part's document that may share their tables' widths have in
+    common (render/weasy/table_widths.py): its document as laid out at step 0 where the
+    stylesheets' fit steps change no width (`widths_unchanged`), else its own; its first
+    page and the running heads carried into it (the worker adds the stylesheets, fonts
+    and build)."""
+    html = numbered.html
+    if part.step and widths_unchanged(sheets) and "<style" not in html:
+        html = replace(part, step=0).document(numbers, elsewhere=elsewhere,
+                                              next_kind=next_kind).html
+    return hashlib.sha256(repr((html, first, strings)).encode()).hexdigest()
+
+
+def widths_unchanged(sheets: tuple) -> bool:
+    """Whether every rule of the stylesheets whose selector names a fit step's class sets
+    only space above and below things, or leading (`VERTICAL`), and nothing else in them
+    could make the class change a width (a length in `lh`, a selector on the class
+    attribute)."""
+    return _widths_unchanged(tuple(
+        Path(sheet.path).read_text(encoding="utf-8") if sheet.path else sheet.text or ""
+        for sheet in sheets))
+
+
+@functools.lru_cache(maxsize=8)
+def _widths_unchanged(texts: tuple[str, ...]) -> bool:
+    import tinycss2
+
+    def vertical_only(rules) -> bool:
+        for rule in rules:
+            if rule.type not in ("qualified-rule", "at-rule") or rule.content is None:
+                continue
+            if rule.type == "at-rule":
+                if _FIT_CLASS.search(tinycss2.serialize(rule.content)) and not \
+                        vertical_only(tinycss2.parse_rule_list(
+                            rule.content, skip_whitespace=True, skip_comments=True)):
+                    return False
+            elif _FIT_CLASS.search(tinycss2.serialize(rule.prelude)):
+                declarations = tinycss2.parse_blocks_contents(
+                    rule.content, skip_whitespace=True, skip_comments=True)
+                if any(d.type != "declaration" or d.lower_name not in VERTICAL
+                       for d in declarations):
+                    return False
+        return True
+
+    for text in texts:
+        if _WIDTHS_FROM_CLASS.search(text) or (_FIT_CLASS.search(text) and not vertical_only(
+                tinycss2.parse_stylesheet(text, skip_whitespace=True, skip_comments=True))):
+            return False
+    return True
 
 
 def _near_empty(result) -> bool:

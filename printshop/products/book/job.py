@@ -6,8 +6,10 @@ the named strings each page sets."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
+from printshop.render.checks import PageCheck
 from printshop.render.extension import JobExtension
 from printshop.render.job import Stylesheet
 
@@ -33,7 +35,9 @@ class BookPart(JobExtension):
     as its HTML has them, and `text`: its text with the numbers left out (a digest): what a
     kept layout is finished from. `keep`: a token to keep the part's layout under in the
     worker; `resume`: the token of a kept layout to finish with `refs`; `worker`: the pid
-    of the worker keeping it (0: any)."""
+    of the worker keeping it (0: any). `widths`: a token its layouts share their tables'
+    widths under with the part's other layouts (render/weasy/table_widths.py: the same
+    document but for a fit step that changes no width; "" for none)."""
 
     name = "book-part"
     first: int = 0
@@ -43,6 +47,7 @@ class BookPart(JobExtension):
     keep: str = ""
     resume: str = ""
     worker: int = 0
+    widths: str = ""
 
     @property
     def first_page(self) -> int:   # type: ignore[override]
@@ -66,19 +71,25 @@ class BookPart(JobExtension):
     def lay_out(self, run):
         extra = [run.stylesheet(place_in_book(self.first))] if self.first else []
 
-        def fresh():
-            return run.layout(run.job.html, extra)
-
-        if not (self.keep or self.resume):
-            return fresh() if extra else None
-        from printshop.render.checks import PageCheck
-        from printshop.render.weasy import resume
-
         job = run.job
         # what else decides the layout: a kept one is finished only for the same
         what = (job.stylesheets, job.roots, job.base_url, job.source, job.uncompressed,
                 job.cmyk_icc, job.fonts, tuple(e for e in job.extensions
                                                if not isinstance(e, (BookPart, PageCheck))))
+
+        def fresh():
+            if not self.widths:
+                return run.layout(job.html, extra)
+            from printshop.render.weasy import table_widths
+
+            token = hashlib.sha256(repr((job.epoch, self.widths, what)).encode()).hexdigest()
+            with table_widths.shared(token):
+                return run.layout(job.html, extra)
+
+        if not (self.keep or self.resume):
+            return fresh() if extra or self.widths else None
+        from printshop.render.weasy import resume
+
         document, kept, resumed = resume.lay_out(
             fresh, keep=self.keep, resume=self.resume, first=self.first, text=self.text,
             what=what, epoch=job.epoch, numbers=dict(self.refs))

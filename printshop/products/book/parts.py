@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from printshop.products.book.composed import EXTERNAL, Part
 from printshop.products.book.fit import MAX_STEP as MAX_FIT_STEP
+from printshop.products.book.fit import widths_token
 from printshop.products.book.job import BookPart, PartFound
 from printshop.products.book.pages import MAX_PASSES
 from printshop.render.checks import PageCheck, PageFound
@@ -67,9 +68,12 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
         numbered = part.document(numbers, elsewhere=book_ids - part.own,
                                  next_kind=next_kind)
         first = firsts[index] if firsts is not None else None
+        carried = strings[index] if strings is not None else ()
         extension = BookPart(
-            first=first or 0, strings=strings[index] if strings is not None else (),
-            refs=tuple(sorted(set(numbered.refs))), text=numbered.text)
+            first=first or 0, strings=carried, refs=tuple(sorted(set(numbered.refs))),
+            text=numbered.text,
+            widths=widths_token(part, numbered, first or 0, carried, sheets, numbers=numbers,
+                                elsewhere=book_ids - part.own, next_kind=next_kind))
         if keep:
             extension = replace(extension, keep=f"{next(_TOKENS)}:{index}")
         elif kept is not None and kept[index][1]:

@@ -14,6 +14,7 @@ from printshop.render.weasy import (
     speedups,
     strings,
     subsetting,
+    table_widths,
 )
 from printshop.render.weasy.registry import register
 
@@ -34,5 +35,6 @@ register(speedups.LAYOUT_ONLY)           # wraps the margin boxes of the one abo
 register(speedups.ARRAY_TYPES)
 register(hyphenation.PATCH)
 register(png_data.PATCH)
+register(table_widths.PATCH)
 register(strings.CARRIED_STRINGS)
 register(resume.KEPT_LAYOUTS)            # shifts the folios of the margin boxes above
