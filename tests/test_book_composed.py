@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from html.parser import HTMLParser
 
-from printshop.products.book.composed import EXTERNAL, parse
+from printshop.products.book.composed import EXTERNAL, PLACEHOLDER, parse, printed_number
 
 # a book as a project's own template and raw HTML could make it: attributes in any order
 # and quotes, ">" inside a quoted value, a part's markup inside a comment and a script
@@ -85,12 +85,15 @@ def test_the_parts_ids_and_links_are_what_an_html_parser_reads():
 
 def test_numbering_sets_the_numbers_at_their_places_and_nothing_else():
     book = parse(BOOK)
-    numbered = book.numbered({"one": 3, "two": 12})
-    assert '<a data-page-ref="3" href="#one" class="toc">' in numbered
+    numbered = book.numbered({"one": 3, "two": 12, "in-one": 4}, aligned=True)
+    # the contents prints its numbers as wide as the placeholder (a figure space before)
+    assert '<a data-page-ref="\u20073" href="#one" class="toc">' in numbered
     assert "<A CLASS='x' data-page-ref=\"12\" HREF='#two'>" in numbered
     assert "<a data-kind='ref' data-page-ref=\"12\" href=\"#two\">" in numbered
+    assert '<a data-page-ref="4" href="#in-one">' in numbered       # a chapter's: as it is
     assert "<a data-page-ref=\"00\" href='#colophon'>" in numbered     # not known yet
-    for number in ('data-page-ref="3" ', 'data-page-ref="12" ', 'data-page-ref="00" '):
+    for number in ('data-page-ref="\u20073" ', 'data-page-ref="12" ', 'data-page-ref="00" ',
+                   'data-page-ref="4" '):
         numbered = numbered.replace(number, "")
     assert numbered == BOOK
 
@@ -101,14 +104,15 @@ def test_the_whole_book_carries_each_parts_fit_step_as_the_part_alone_does():
     book = parse(BOOK)
     steps = [0, 0, 2, 1, 0]
     assert len(book.parts) == len(steps)
-    numbered = book.numbered({"one": 3}, steps)
+    numbered = book.numbered({"one": 3}, steps, aligned=True)
     assert '<section data-source="a.md" class="chapter intro fit-2">' in numbered
     assert '<SECTION CLASS="chapter fit-1" data-source="b.md">' in numbered
-    assert '<a data-page-ref="3" href="#one" class="toc">' in numbered
+    assert '<a data-page-ref="\u20073" href="#one" class="toc">' in numbered
     # as in the part laid out alone, and nothing else changed
     alone = dataclasses.replace(book.parts[2], step=2)
     assert 'class="chapter intro fit-2"' in alone.document({}).html
-    assert numbered.replace(" fit-2", "").replace(" fit-1", "") == book.numbered({"one": 3})
+    assert numbered.replace(" fit-2", "").replace(" fit-1", "") == \
+        book.numbered({"one": 3}, aligned=True)
 
 
 def test_a_part_alone_points_links_to_other_parts_at_stand_ins_the_join_points_back():
@@ -151,3 +155,19 @@ def test_the_contents_after_a_title_page_are_a_part_of_their_own():
     alone = parse(BOOK.replace('<section class="title-page"><p id="top" class="book-title">'
                                'Hammer &amp; Tongs</p></section>', ""))
     assert [p.kind for p in alone.parts] == ["front", "chapter", "chapter", "colophon"]
+
+
+def test_the_contents_prints_its_numbers_as_wide_as_the_placeholders_took():
+    book = parse(BOOK)
+    contents = book.parts[1]
+    assert contents.kind == "toc"
+    numbered = contents.document({"one": 3, "two": 12}, aligned=True)
+    assert dict(numbered.refs) == {"#one": "\u20073", "#two": "12"}
+    assert printed_number(None, "toc", True) == PLACEHOLDER == "00"
+    assert printed_number(7, "front", True) == "\u20077"
+    assert printed_number(123, "toc", True) == "123"
+    assert printed_number(7, "chapter", True) == "7"
+    # as the whole book prints them; and where no leader ends with them, as they are
+    assert 'data-page-ref="\u20073" href="#one"' in book.numbered({"one": 3}, aligned=True)
+    assert dict(contents.document({"one": 3}).refs)["#one"] == "3"
+    assert 'data-page-ref="3" href="#one"' in book.numbered({"one": 3})

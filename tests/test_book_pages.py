@@ -10,6 +10,7 @@ from printshop.products.book import pages as bp
 from printshop.products.book.composed import parse
 from printshop.products.book.job import BookPart, PartFound
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
+from printshop.resources import TEMPLATES_DIR
 
 BOOK = """<!DOCTYPE html><html><head><title>B</title></head>
 <body class="book">
@@ -42,6 +43,17 @@ def test_every_internal_link_carries_its_targets_page():
     assert '<a class="x" data-page-ref="00" href="#two">' in html      # not known yet
     assert html.count("data-page-ref") == 3
     assert html.replace('data-page-ref="3" ', "").replace('data-page-ref="00" ', "") == BOOK
+
+
+def test_numbers_ending_leaders_are_printed_as_wide_as_the_placeholders():
+    leadered = Stylesheet(text=".toc a::after { content: leader('. ') attr(data-page-ref) }")
+    inline = Stylesheet(text="a.xref::after { content: ' (p. ' attr(data-page-ref) ')' }")
+    assert bp.aligned_numbers((inline, leadered)) and not bp.aligned_numbers((inline,))
+    converted = bp.literal_stylesheets((Stylesheet(
+        path=str(TEMPLATES_DIR / "css" / "book.css")),))
+    assert bp.aligned_numbers(converted)      # the book's own contents
+    html = parse(BOOK).numbered({"one": 3}, aligned=True)
+    assert '<a data-page-ref="\u20073" href="#one">' in html
 
 
 class Renderer:

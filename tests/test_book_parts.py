@@ -4,6 +4,7 @@ render/pdf/book_merge.py), against the same book laid out whole by WeasyPrint.""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pikepdf
@@ -165,6 +166,47 @@ def test_each_part_is_finished_from_its_first_layout_by_the_worker_that_keeps_it
     twice = book_pages.render_book(ctx, _job(_book()))
     assert not any(job.get(BookPart).keep for job, _ in seen[0])
     assert not any(BookPart.found_in(result).resumed for _, result in seen[1])
+    assert finished.pdf == twice.pdf
+
+
+def test_a_contents_whose_numbers_end_leaders_is_finished_where_it_was_laid_out(renderer):
+    """Numbers that end leaders are printed as wide as the placeholders ("00", a figure
+    space before one digit: composed.printed_number): the contents, laid out on
+    placeholders, takes the same room with its numbers and is finished by the worker
+    keeping it, not laid out again; the book is the one whose parts are laid out twice."""
+    from printshop.resources import TEMPLATES_DIR
+
+    leaders = (".toc a.xref::after { content: leader('. ') target-counter(attr(href url), "
+               "page); font-family: 'Vollkorn'; font-variant-numeric: tabular-nums; }")
+    job = replace(_job(_book()), stylesheets=(
+        Stylesheet(path=str(TEMPLATES_DIR / "css" / "fonts.css")),
+        Stylesheet(text=CSS + leaders)), roots=(str(TEMPLATES_DIR),),
+        base_url=TEMPLATES_DIR.as_uri() + "/")
+    seen = []
+
+    def recording(jobs, *args, **kwargs):
+        results = renderer.render(jobs, *args, **kwargs)
+        seen.append(list(zip(jobs, results)))
+        return results
+
+    ctx = SimpleNamespace(renderer=SimpleNamespace(render=recording, run=renderer.run),
+                          progress=None)
+    book_pages._numbers_for.clear()
+    finished = book_pages.render_book(ctx, job)
+    front = [(job.get(BookPart), BookPart.found_in(result)) for job, result in seen[-1]
+             if "title-page" in job.html]
+    assert len(front) == 1
+    part, found = front[0]
+    assert part.resume and part.worker and found.resumed
+    html = [j.html for j, _ in seen[-1] if "title-page" in j.html][0]
+    assert html.count('data-page-ref="\u2007') == 3     # three chapters, pages of one digit
+    text = " ".join(pdf_reader(finished.pdf).pages[0].extract_text().split())
+    assert "Chapter 1 . ." in text and "Chapter 3" in text
+
+    book_pages._numbers_for.clear()
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(book_pages, "numbers_in_pseudo_elements", lambda sheets: False)
+        twice = book_pages.render_book(SimpleNamespace(renderer=renderer, progress=None), job)
     assert finished.pdf == twice.pdf
 
 

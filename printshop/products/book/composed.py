@@ -29,6 +29,11 @@ from dataclasses import dataclass, field
 from html import escape, unescape
 
 PLACEHOLDER = "00"            # a page number not known yet
+# parts laid out before any page is known, every number a placeholder (the contents, a
+# part of its own after a title page, else in the front matter): where the stylesheets end
+# leaders with the numbers, those are printed as wide as the placeholder (`printed_number`)
+ON_PLACEHOLDERS = ("front", "toc")
+FIGURE_SPACE = "\u2007"       # as wide as a digit in tabular figures
 EXTERNAL = "ps-ext-"          # stand-in ids for targets in other parts (render/pdf/book_merge.py)
 PART_CLASSES = ("chapter", "colophon")   # a part's top-level section (a right-hand start)
 FLOW_CLASSES = ("chapter", "toc", "colophon")   # the flows a fit step sets tighter (fit.py)
@@ -89,13 +94,13 @@ class Part:
 
     def document(self, numbers: Mapping[str, int | str] | None, *,
                  elsewhere: AbstractSet[str] = frozenset(), next_kind: str | None = None,
-                 opening: str = "") -> NumberedPart:
+                 opening: str = "", aligned: bool = False) -> NumberedPart:
         """The part as a document of its own, each reference numbered from `numbers` (id →
         page; the placeholder where unknown). References to `elsewhere` (ids of other
         parts) point at stand-ins laid out invisibly at the part's opening, out of the
         flow (so the section's margins collapse with its first child's, as in the whole
         book); `opening`: HTML laid out there too; `next_kind`: an empty element of the
-        next part's kind at its end."""
+        next part's kind at its end; `aligned`: numbers ending leaders (`printed_number`)."""
         book = self.book
         html = book.html
         pieces: list[str] = []        # the text between the numbers
@@ -130,7 +135,7 @@ class Part:
                 attribute = f'href="{escape(href)}"'
             else:
                 href, attribute = f"#{ref.target}", html[ref.start:ref.end]
-            refs.append((href, str(page or PLACEHOLDER)))
+            refs.append((href, printed_number(page, self.kind, aligned)))
             piece.append('data-page-ref="')
             pieces.append("".join(piece))
             piece = ['" ', attribute]
@@ -141,6 +146,20 @@ class Part:
         piece.append(html[book.body_end:])
         pieces.append("".join(piece))
         return NumberedPart(pieces, refs)
+
+
+def printed_number(page: int | str | None, kind: str, aligned: bool = False) -> str:
+    """A page number as a part of `kind` prints it (the placeholder where unknown). The
+    contents is laid out on placeholders before any page is known; where its numbers end
+    leaders (`aligned`: products/book/pages.py `aligned_numbers`), they are printed as wide
+    as the placeholders (a figure space before a shorter one: the book sets them in tabular
+    figures), so they take the room the placeholders took and the contents' layout is
+    finished with them (render/weasy/resume.py) instead of being laid out again whole; the
+    leaders end in one column."""
+    text = str(page or PLACEHOLDER)
+    if aligned and kind in ON_PLACEHOLDERS and len(text) < len(PLACEHOLDER):
+        return FIGURE_SPACE * (len(PLACEHOLDER) - len(text)) + text
+    return text
 
 
 @dataclass
@@ -186,13 +205,16 @@ class Book:
     def targets(self) -> set[str]:
         return {ref.target for ref in self.refs}
 
-    def numbered(self, numbers: dict, steps: list[int] | None = None) -> str:
-        """The whole book, each reference carrying its target's page; with `steps` (a fit
-        step for each part, products/book/fit.py), each part's flows set at its step."""
+    def numbered(self, numbers: dict, steps: list[int] | None = None,
+                 aligned: bool = False) -> str:
+        """The whole book, each reference carrying its target's page (as its part prints
+        it: `printed_number`); with `steps` (a fit step for each part, products/book/fit.py),
+        each part's flows set at its step."""
         places: list[tuple[int, Ref | tuple[int, int, int]]] = \
             [(ref.start, ref) for ref in self.refs]
         for part, step in zip(self.parts, steps or []):
             places += [(flow[0], (flow[0], flow[1], step)) for flow in part.flows if step]
+        kinds = {ref.start: part.kind for part in self.parts for ref in part.refs}
         pieces, at = [], 0
         for position, place in sorted(places, key=lambda p: p[0]):
             pieces.append(self.html[at:position])
@@ -204,8 +226,9 @@ class Book:
                               else f'class="{escape(Part.classes(written))} fit-{step}"')
                 at = end
                 continue
-            page = numbers.get(place.target)
-            pieces += [f'data-page-ref="{page or PLACEHOLDER}" ',
+            page = printed_number(numbers.get(place.target), kinds.get(place.start, ""),
+                                  aligned)
+            pieces += [f'data-page-ref="{page}" ',
                        self.html[place.start:place.end]]
             at = place.end
         pieces.append(self.html[at:])

@@ -26,8 +26,9 @@ the part laid out afresh with its numbers (tests/test_render_resume.py).
 
 from __future__ import annotations
 
-from printshop.products.book.composed import PLACEHOLDER
+from printshop.products.book.composed import PLACEHOLDER, printed_number
 from printshop.products.book.job import BookPart
+from printshop.products.book.pages import aligned_numbers
 from printshop.render.job import RenderJob, RenderResult
 
 ONE_DIGIT = 9     # the last page whose number is narrower than the placeholder
@@ -99,21 +100,24 @@ def first_pass(ctx, job: RenderJob, parts: list, sheets: tuple, keep: bool, fitt
     _, settled, _ = placed(parts, results)
     return results, [(tokens.get((index, part.step), ""),
                       _kept_by(index, parts, result, numbers_of.get(index, {}), settled,
-                               fitting))
+                               fitting, aligned_numbers(sheets)))
                      for index, (part, result) in enumerate(zip(parts, results))]
 
 
-def _kept_by(index: int, parts: list, result, used: dict, settled: dict, fitting) -> int:
+def _kept_by(index: int, parts: list, result, used: dict, settled: dict, fitting,
+             aligned: bool) -> int:
     """The pid of the worker keeping the part's layout, where it is to be finished; 0 where
     finishing it there saves nothing: a part laid out on placeholders (the contents, a
-    number on each line) whose numbers come out of other lengths is laid out again whole,
+    number on each line) whose numbers print wider than the placeholders (a book of 100
+    pages or more; shorter ones are padded: composed.printed_number) is laid out again whole,
     so the first worker free takes it, not the one keeping it (which may be busy with the
     longest part: the guide's contents waited 0.3 s for it, the other core idle)."""
     if result is None:
         return 0
+    kind = parts[index].kind
     if fitting is not None and fitting.on_placeholders[index] and any(
-            len(str(settled.get(name, used.get(name, "")))) != len(str(used.get(name, "")))
-            for name in parts[index].links):
+            len(printed_number(settled.get(name, used.get(name)), kind, aligned)) !=
+            len(printed_number(used.get(name), kind, aligned)) for name in parts[index].links):
         return 0
     return BookPart.found_in(result).kept_by
 

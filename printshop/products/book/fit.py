@@ -22,7 +22,8 @@ Whichever way, a step is a function of what decides the part's layout: its text,
 stylesheets and the width of the page numbers it prints. The contents (and the rest of the
 front matter) is the exception: it is laid out before any page is known, every number a
 placeholder ("00"), and its step is decided on that layout, whatever the numbers turn out to
-be (they stand at the ends of leader lines: a number narrower than the placeholder changes a
+be (they stand at the ends of leader lines, printed as wide as the placeholders where the
+book has fewer than 100 pages: composed.printed_number; past that a wider number changes a
 line only where a title nearly fills it, and the page-flow report reads the pages as
 printed). Its steps were otherwise tried a second time with the real numbers in every cold
 build: a full layout of a page of balanced columns, 0.9-1.3 s of CPU. Where it was laid out
@@ -40,7 +41,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from printshop.products.book.composed import PLACEHOLDER
+from printshop.products.book.composed import ON_PLACEHOLDERS, PLACEHOLDER
 from printshop.render.checks import PageCheck
 
 MAX_STEP = 2
@@ -52,9 +53,6 @@ _FIT_CLASS = re.compile(r"\bfit-\d")
 # what could make a class added change a width though the step's rules do not: a length
 # in units of the line height, a selector on the class attribute's text
 _WIDTHS_FROM_CLASS = re.compile(r"\d\s*r?lh\b|\[\s*class\b", re.IGNORECASE)
-# parts whose step is decided on their layout with every number a placeholder (see above):
-# the contents, a part of its own after a title page, else in the front matter
-ON_PLACEHOLDERS = ("front", "toc")
 
 
 class Fitting:
@@ -208,7 +206,7 @@ class Fitting:
 
 
 def widths_token(part, numbered, first: int, strings: tuple, sheets: tuple, *,
-                 numbers, elsewhere, next_kind) -> str:
+                 numbers, elsewhere, next_kind, aligned=False) -> str:
     """What the layouts of the part's document that may share their tables' widths have in
     common (render/weasy/table_widths.py): its document as laid out at step 0 where the
     stylesheets' fit steps change no width (`widths_unchanged`), else its own; its first
@@ -217,7 +215,7 @@ def widths_token(part, numbered, first: int, strings: tuple, sheets: tuple, *,
     html = numbered.html
     if part.step and widths_unchanged(sheets) and "<style" not in html:
         html = replace(part, step=0).document(numbers, elsewhere=elsewhere,
-                                              next_kind=next_kind).html
+                                              next_kind=next_kind, aligned=aligned).html
     return hashlib.sha256(repr((html, first, strings)).encode()).hexdigest()
 
 

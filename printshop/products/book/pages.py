@@ -106,6 +106,16 @@ def numbers_in_pseudo_elements(sheets: tuple[Stylesheet, ...]) -> bool:
     return True
 
 
+_LEADERED = re.compile(r"leader\([^;{}]*attr\(\s*data-page-ref\s*\)", re.IGNORECASE)
+
+
+def aligned_numbers(sheets: tuple[Stylesheet, ...]) -> bool:
+    """Whether the stylesheets (as `literal_stylesheets` writes them) print page numbers at
+    the end of leaders: the contents' numbers are then printed as wide as the placeholders
+    they were laid out with (composed.printed_number)."""
+    return any(_LEADERED.search(sheet.text or "") for sheet in sheets)
+
+
 def render_book(ctx, job: RenderJob, guess: dict | None = None,
                 book: Book | None = None) -> RenderResult:
     """`job` (the whole book) rendered with its page references as known numbers: its
@@ -215,7 +225,7 @@ def _render_whole(ctx, job: RenderJob, book: Book, sheets, pages: dict[str, int]
     fit `steps`, if given)."""
     wanted = book.targets
     for _ in range(MAX_PASSES):
-        whole = replace(job, html=book.numbered(pages, steps),
+        whole = replace(job, html=book.numbered(pages, steps, aligned_numbers(sheets)),
                         stylesheets=sheets).extended(BookPart())
         result, = ctx.renderer.render([whole])
         anchors = BookPart.found_in(result).anchors

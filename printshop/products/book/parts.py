@@ -35,7 +35,7 @@ from printshop.products.book.composed import EXTERNAL, Part
 from printshop.products.book.fit import MAX_STEP as MAX_FIT_STEP
 from printshop.products.book.fit import widths_token
 from printshop.products.book.job import BookPart, PartFound
-from printshop.products.book.pages import MAX_PASSES
+from printshop.products.book.pages import MAX_PASSES, aligned_numbers
 from printshop.render.checks import PageCheck, PageFound
 from printshop.render.job import RenderJob, RenderResult, Stylesheet
 
@@ -62,18 +62,20 @@ def part_jobs(job: RenderJob, parts: list[Part], sheets: tuple[Stylesheet, ...],
         base = base.extended(replace(check, near_empty_only=True)) if checked else \
             base.without(PageCheck)
     jobs = []
+    aligned = aligned_numbers(sheets)
     for index in which:
         part = parts[index]
         next_kind = parts[index + 1].kind if index + 1 < len(parts) else None
         numbered = part.document(numbers, elsewhere=book_ids - part.own,
-                                 next_kind=next_kind)
+                                 next_kind=next_kind, aligned=aligned)
         first = firsts[index] if firsts is not None else None
         carried = strings[index] if strings is not None else ()
         extension = BookPart(
             first=first or 0, strings=carried, refs=tuple(sorted(set(numbered.refs))),
             text=numbered.text,
             widths=widths_token(part, numbered, first or 0, carried, sheets, numbers=numbers,
-                                elsewhere=book_ids - part.own, next_kind=next_kind))
+                                elsewhere=book_ids - part.own, next_kind=next_kind,
+                                aligned=aligned))
         if keep:
             extension = replace(extension, keep=f"{next(_TOKENS)}:{index}")
         elif kept is not None and kept[index][1]:
