@@ -1,8 +1,10 @@
 """The user's cache folder for what printshop makes once and reads on every later start:
-the parsed English hyphenation patterns (render/weasy/hyphenation.py) and compiled templates
-(render/jinja.py). `$XDG_CACHE_HOME/printshop`, else `~/.cache/printshop`; deleting it is
-always safe. Nothing a build writes into `build/` goes here, and a cache that cannot be
-read or written is passed over (printshop then does the work, as the first time)."""
+the parsed English hyphenation patterns (render/weasy/hyphenation.py), compiled templates
+(render/jinja.py), each font's WOFF and code points (render/fonts), the source of each
+WeasyPrint function a patch replaces (render/weasy/registry.py `source_of`).
+`$XDG_CACHE_HOME/printshop`, else `~/.cache/printshop`; deleting it is always safe.
+Nothing a build writes into `build/` goes here, and a cache that cannot be read or written
+is passed over (printshop then does the work, as the first time)."""
 
 from __future__ import annotations
 

@@ -34,6 +34,27 @@ def test_each_target_digest_is_the_source_it_names_and_each_patch_says_why():
             assert edit.function in patch.targets, (patch.name, edit.function)
 
 
+def test_a_targets_source_is_read_from_the_cache_until_its_file_changes(tmp_path, monkeypatch):
+    import importlib
+    import inspect
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for patch in registry.patches():     # each target as inspect reads it, cached or not
+        for dotted in patch.targets:
+            target = registry.original(dotted)
+            assert registry.source_of(target) == registry.source_of(target) == \
+                inspect.getsource(target), dotted
+    assert list((tmp_path / "cache" / "printshop" / "source-1").iterdir())
+    module = tmp_path / "some_module.py"
+    module.write_text("def f():\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    imported = importlib.import_module("some_module")
+    assert registry.source_of(imported.f) == "def f():\n    return 1\n"
+    module.write_text("def f():\n    return 2  # another WeasyPrint\n")
+    imported = importlib.reload(imported)
+    assert registry.source_of(imported.f) == "def f():\n    return 2  # another WeasyPrint\n"
+
+
 def _target_changed(name: str):
     """The patch `name` as the registry sees it on a WeasyPrint whose source of its first
     target differs from the one it was written against; that target."""
