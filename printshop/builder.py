@@ -213,6 +213,10 @@ def _build_stale(plan: _Plan, report: BuildReport, *, strict, jobs, progress, un
         # the workers start (and import WeasyPrint) while the products are loaded and
         # checked: first, so the parent's imports and loading run on the other core
         renderer.start()
+        # and the joining of the PDFs is imported while the parent waits for the first jobs
+        from printshop.render.background import import_while_waiting
+
+        import_while_waiting(renderer.pool, ("pikepdf",))
     else:
         renderer.new_build()
     try:

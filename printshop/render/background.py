@@ -1,10 +1,14 @@
 """Work on a thread of its own while the caller renders: a render (`Background`: a pack's
-cover while its sheets' forms are prepared, a rider handed over by `Renderer.also`) or any
-work whose renders wait for idle workers (`IdleWork`: the book's HTML edition)."""
+cover while its sheets' forms are prepared, a rider handed over by `Renderer.also`), any
+work whose renders wait for idle workers (`IdleWork`: the book's HTML edition), or the
+imports the caller needs once the render is over (`import_while_waiting`)."""
 
 from __future__ import annotations
 
 import contextvars
+import importlib
+import os
+import sys
 import threading
 
 from printshop.render.job import RenderResult
@@ -104,3 +108,39 @@ class IdleWork:
         if self._error is not None:
             raise self._error
         return self._value
+
+
+# the thread importing ahead (import_while_waiting): a fork waits for it, so that no child
+# starts with a module's import lock held by a thread it does not have
+_importing: threading.Thread | None = None
+
+
+def import_while_waiting(pool, modules: tuple[str, ...]) -> None:
+    """Import `modules` on a thread once the workers have their first tasks and the caller
+    only waits for them: what the parent needs after the render (pikepdf joins the PDFs,
+    and its import, 54 ms, was at the end of every build). Serial: nothing (a module is
+    imported where it is used)."""
+    global _importing
+    if pool.serial or all(name in sys.modules for name in modules):
+        return
+    started = pool.waiting()
+
+    def run() -> None:
+        started.wait()
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:   # (imported again where it is used, and reported there)
+                pass
+
+    _importing = threading.Thread(target=run, daemon=True, name="printshop-imports")
+    _importing.start()
+
+
+def _before_fork() -> None:
+    thread = _importing
+    if thread is not None and thread.is_alive() and thread is not threading.current_thread():
+        thread.join()
+
+
+os.register_at_fork(before=_before_fork)
