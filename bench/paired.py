@@ -7,6 +7,10 @@ fresh process in an empty output folder, `--source` each side's own `rules-src/`
 `farm-bench` (the workplace's timer: medians of user, system and wall time and the ratio
 A/B pair by pair).
 
+Both sides' modules are compiled to bytecode first, as `make` does for this checkout: a
+side without it compiled every module it imported in each run (this machine sets
+PYTHONDONTWRITEBYTECODE), which made every change look 5-10 % faster than it was.
+
 Why a script: `PYTHONPATH=/tmp/old .venv/bin/python -m printshop …` run from this checkout
 runs *this checkout's* code on both sides, since `python -m` puts the current folder
 first on the path (two sessions' "paired" figures were of main against itself). Both
@@ -70,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
         print("bench/paired.py needs farm-bench (the workplace's timer)", file=sys.stderr)
         return 2
     a, b = REPO, worktree(options.rev)
+    for root in (a, b):
+        # both sides' bytecode made before the runs (`make bytecode`): with
+        # PYTHONDONTWRITEBYTECODE set (this machine sets it), a side without it compiled
+        # every module it imported in every run, ~0.1-0.2 s of CPU that A never paid
+        subprocess.run([str(PYTHON), "-m", "compileall", "-q", str(root / "printshop")],
+                       check=True, stdout=subprocess.DEVNULL)
     for root in (a, b):
         if imported_from(root) != root.resolve():
             print(f"{root}: printshop is imported from {imported_from(root)}, not from it",
