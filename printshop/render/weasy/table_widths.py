@@ -18,7 +18,8 @@ token, each table's widths as WeasyPrint worked them out the first time: a table
 known by its place among the document's tables as its boxes are built (box-tree order,
 anonymous tables included) and by the shape of its grid; what WeasyPrint returns besides
 the widths (the grid of cells) is made from the table at hand. A table found in no
-such place (a copy made while splitting it) is measured as WeasyPrint measures it.
+such place (a copy made while splitting it), and every table of a document without a
+`<table>` element, is measured as WeasyPrint measures it.
 Without a token (every product but the book's parts), WeasyPrint's own function runs.
 """
 
@@ -96,22 +97,18 @@ def _install():
 
     def build_formatting_structure(element_tree, style_for, *args, **kwargs):
         root_box = build(element_tree, style_for, *args, **kwargs)
-        if _token.get():
-            # (the boxes as built: the tables' places are read from them when the first
-            # table is measured; the layout context holds `style_for`)
-            style_for.printshop_tables = (root_box, None)
+        if _token.get() and next(element_tree.iter("table"), None) is not None:
+            # the tables' places read from the boxes as built, before any layout (4 ms for
+            # the Appendix); the layout context holds `style_for`
+            style_for.printshop_tables = _places(root_box)
         return root_box
 
     def table_and_columns_preferred_widths(context, box, outer=True):
         token = _token.get()
         table = box.get_wrapped_table()
-        built = getattr(context.style_for, "printshop_tables", None)
-        if not token or built is None or context.tables.get(table):
+        places = getattr(context.style_for, "printshop_tables", None)
+        if not token or places is None or context.tables.get(table):
             return measure(context, box, outer)
-        root_box, places = built
-        if places is None:
-            places = _places(root_box)
-            context.style_for.printshop_tables = (root_box, places)
         place = places.get(id(table))
         grid = _grid(table)
         if place is None or not grid or not grid[0]:
